@@ -1,0 +1,65 @@
+"""Request and response shapes of API v1. Serializers validate and shape; services decide."""
+
+from rest_framework import serializers
+
+
+class ErrorSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="A stable machine-readable error code.")
+    message = serializers.CharField(help_text="A human-readable explanation.")
+    extra = serializers.DictField(help_text="Details that depend on the code.")
+
+    class Meta:
+        ref_name = "Error"
+
+
+class ComponentHealthSerializer(serializers.Serializer):
+    ok = serializers.BooleanField()
+    detail = serializers.CharField()
+    extra = serializers.DictField()
+
+    class Meta:
+        ref_name = "ComponentHealth"
+
+
+class HealthComponentsSerializer(serializers.Serializer):
+    database = ComponentHealthSerializer()
+    broker = ComponentHealthSerializer()
+    worker = ComponentHealthSerializer()
+
+    class Meta:
+        ref_name = "HealthComponents"
+
+
+class HealthSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=["ok", "degraded"])
+    checked_at = serializers.DateTimeField()
+    components = HealthComponentsSerializer()
+
+    class Meta:
+        ref_name = "Health"
+
+
+class AgentOutputSerializer(serializers.Serializer):
+    id = serializers.UUIDField(source="public_id")
+    name = serializers.CharField()
+    description = serializers.CharField()
+    model_name = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+    class Meta:
+        ref_name = "Agent"
+
+
+class AgentUpdateSerializer(serializers.Serializer):
+    description = serializers.CharField(required=False, allow_blank=True, max_length=2000)
+    model_name = serializers.CharField(required=False, allow_blank=True, max_length=120)
+
+    class Meta:
+        ref_name = "AgentUpdate"
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError({field: ["Unknown field."] for field in unknown})
+        return super().to_internal_value(data)

@@ -1,0 +1,14 @@
+from django.apps import AppConfig
+from django.db.models.signals import post_migrate
+
+
+class CoreConfig(AppConfig):
+    name = "core"
+    verbose_name = "Platform"
+
+    def ready(self) -> None:
+        from core.bootstrap import ensure_platform_state
+
+        # Roles and schedules are ensured after every migrate, so a fresh database and an
+        # upgraded one converge on the same state; both operations are idempotent.
+        post_migrate.connect(ensure_platform_state, sender=self, dispatch_uid="core.ensure_platform_state")

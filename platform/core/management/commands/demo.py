@@ -1,0 +1,54 @@
+"""Set up and run the whole demo: keys, migrations, demo data, web server and worker."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand
+from django.core.management.utils import get_random_secret_key
+
+from core.crypto import generate_key
+
+
+def _ensure_secret(path: Path, make) -> str:
+    """Read a local secret file, creating it with mode 0600 on first use."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists():
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as handle:
+            handle.write(make())
+    os.chmod(path, 0o600)
+    return path.read_text().strip()
+
+
+class Command(BaseCommand):
+    help = "Prepare a local demo (keys in var/, migrate, demo data) and run web + worker until Ctrl-C."
+
+    # This command only writes the local keys and starts the real processes; it may itself
+    # run with GAUNTLET_DEBUG=1 (keys do not exist yet), the processes it starts do not.
+
+    def add_arguments(self, parser):
+        parser.add_argument("--addr", default="127.0.0.1:8000")
+        parser.add_argument("--no-serve", action="store_true", help="prepare everything but do not start servers")
+        parser.add_argument("--debug", action="store_true", help="run the servers with GAUNTLET_DEBUG=1")
+
+    def handle(self, *args, addr: str, no_serve: bool, debug: bool, **options):
+        var = settings.VAR_DIR
+        env = os.environ.copy()
+        env.setdefault("GAUNTLET_SECRET_KEY", _ensure_secret(var / "secret_key", get_random_secret_key))
+        env.setdefault("GAUNTLET_ENCRYPTION_KEYS", _ensure_secret(var / "encryption_keys", generate_key))
+        # The demo runs the production configuration, minus TLS, which a laptop lacks.
+        env["GAUNTLET_DEBUG"] = "1" if debug else "0"
+        env.setdefault("GAUNTLET_SECURE", "0")
+        manage = [sys.executable, str(settings.BASE_DIR / "manage.py")]
+        for step in (["migrate", "--noinput"], ["collectstatic", "--noinput", "-v", "0"], ["demo_seed"]):
+            self.stdout.write(f"$ manage.py {' '.join(step)}")
+            self.stdout.flush()
+            subprocess.run([*manage, *step], env=env, check=True)
+        if no_serve:
+            return
+        os.execve(sys.executable, [*manage, "serve", "--addr", addr], env)
