@@ -70,9 +70,7 @@ class Thresholds:
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise ConfigError("invalid_threshold", f"{name} must be a number", field=name)
             if not math.isfinite(value) or not 0.0 <= value <= 1.0:
-                raise ConfigError(
-                    "invalid_threshold", f"{name} must be within 0..1, got {value}", field=name
-                )
+                raise ConfigError("invalid_threshold", f"{name} must be within 0..1, got {value}", field=name)
         if not self.note <= self.flag <= self.reject:
             raise ConfigError(
                 "thresholds_out_of_order",
@@ -101,9 +99,7 @@ class WindowPolicy:
         if self.days <= 0:
             raise ConfigError("invalid_window", "days must be positive", field="days")
         if self.hall_of_fame_size < 0:
-            raise ConfigError(
-                "invalid_window", "hall_of_fame_size must be >= 0", field="hall_of_fame_size"
-            )
+            raise ConfigError("invalid_window", "hall_of_fame_size must be >= 0", field="hall_of_fame_size")
 
     def window_start(self, now: datetime) -> datetime:
         """Instances created at or after this moment are in the window."""
@@ -188,8 +184,7 @@ def check(
         )
     else:
         reasons.append(
-            f"closest similarity {top.score:.3f} ({_describe(top)}) is below "
-            f"{thresholds.note:.2f}; sufficiently novel"
+            f"closest similarity {top.score:.3f} ({_describe(top)}) is below {thresholds.note:.2f}; sufficiently novel"
         )
 
     corpus_top = per_source["corpus"][0] if per_source["corpus"] else None
@@ -208,4 +203,3 @@ def check(
         reasons=tuple(reasons),
         matches=tuple(merged),
     )
-

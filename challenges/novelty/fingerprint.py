@@ -88,9 +88,7 @@ def _normalise_string(field: str, value: object) -> str:
 def _normalise_list(field: str, value: object) -> tuple[str, ...]:
     # A bare string is iterable, but treating "python" as ("p", "y", ...) would be a
     # silent corruption, so only real sequences (and sets) are accepted.
-    if isinstance(value, (str, bytes, Mapping)) or not isinstance(
-        value, (list, tuple, set, frozenset)
-    ):
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, (list, tuple, set, frozenset)):
         raise _fail(
             "invalid_type",
             field,
@@ -184,4 +182,3 @@ class Fingerprint:
             value = getattr(self, field)
             out[field] = list(value) if field in LIST_FIELDS else value
         return out
-

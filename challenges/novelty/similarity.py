@@ -76,9 +76,7 @@ class Weights:
         for spec in fields(self):
             value = getattr(self, spec.name)
             if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise ConfigError(
-                    "invalid_weight", f"weight {spec.name} must be a number", field=spec.name
-                )
+                raise ConfigError("invalid_weight", f"weight {spec.name} must be a number", field=spec.name)
             if not math.isfinite(value) or value < 0:
                 raise ConfigError(
                     "invalid_weight",
@@ -146,9 +144,7 @@ def tier_similarity(a: int, b: int) -> float:
 def field_similarity(field: str, a: Fingerprint, b: Fingerprint) -> float:
     if field == TIER_FIELD:
         return tier_similarity(a.complexity_tier, b.complexity_tier)
-    return jaccard(
-        field_elements(field, getattr(a, field)), field_elements(field, getattr(b, field))
-    )
+    return jaccard(field_elements(field, getattr(a, field)), field_elements(field, getattr(b, field)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,15 +180,14 @@ class Match:
         """Readable breakdown, largest contributions first, zero-weight fields last."""
         ranked = sorted(self.fields, key=lambda f: (-f.contribution, -f.weight, f.field))
         parts = [
-            f"{f.field} {f.contribution:.3f} (similarity {f.similarity:.2f} x weight {f.weight:.2f})"
-            for f in ranked
+            f"{f.field} {f.contribution:.3f} (similarity {f.similarity:.2f} x weight {f.weight:.2f})" for f in ranked
         ]
         return "; ".join(parts)
 
 
-def compare(a: Fingerprint, b: Fingerprint, weights: Weights = DEFAULT_WEIGHTS) -> tuple[
-    float, tuple[FieldContribution, ...]
-]:
+def compare(
+    a: Fingerprint, b: Fingerprint, weights: Weights = DEFAULT_WEIGHTS
+) -> tuple[float, tuple[FieldContribution, ...]]:
     """Score and per-field contributions of ``a`` against ``b`` (symmetric)."""
     total = 0.0
     parts: list[FieldContribution] = []
@@ -233,7 +228,5 @@ class ReferenceSet:
     def __len__(self) -> int:
         return len(self._entries)
 
-    def nearest(
-        self, candidate: Fingerprint, k: int, weights: Weights = DEFAULT_WEIGHTS
-    ) -> list[Match]:
+    def nearest(self, candidate: Fingerprint, k: int, weights: Weights = DEFAULT_WEIGHTS) -> list[Match]:
         return nearest_reference(candidate, self._entries, k, weights)
