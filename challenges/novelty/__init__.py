@@ -24,8 +24,12 @@ Known-contamination corpus
 Rotation (Strategy 3)
     ``RotationPolicy`` (config), ``UsageRecord``, ``RotationTemplate``,
     ``evaluate_rotation(templates, history, lexicons, now, policy)`` ->
-    ``TemplateEligibility`` per template; ``plan_quarterly_refresh(...)``,
-    ``assess_too_easy(...)``.
+    ``TemplateEligibility`` per template (eligible, weight, blocks with reasons,
+    next_eligible_at + binding_rule, allowed_domains, allowed_stacks);
+    ``choose_weighted(options, rng)``.
+    ``plan_quarterly_refresh(active_stats, drafts, RefreshPolicy)`` -> ``RefreshPlan``;
+    ``assess_too_easy(records, now, TooEasyPolicy)`` -> ``BugClassDecision`` list;
+    ``health_score(stats, policy)``.
 """
 
 from .decision import Decision, Thresholds, Verdict, WindowPolicy, check, select_hall_of_fame
@@ -38,6 +42,30 @@ from .errors import (
     WindowIndexError,
 )
 from .fingerprint import Fingerprint
+from .index import FingerprintIndex
+from .refresh import (
+    BugClassDecision,
+    BugClassRecord,
+    DraftTemplate,
+    MonthlySolves,
+    RefreshDecision,
+    RefreshPlan,
+    RefreshPolicy,
+    TemplateStats,
+    TooEasyPolicy,
+    assess_too_easy,
+    health_score,
+    plan_quarterly_refresh,
+)
+from .rotation import (
+    Block,
+    RotationPolicy,
+    RotationTemplate,
+    TemplateEligibility,
+    UsageRecord,
+    choose_weighted,
+    evaluate_rotation,
+)
 from .similarity import (
     DEFAULT_WEIGHTS,
     FieldContribution,
@@ -50,6 +78,26 @@ from .similarity import (
 
 __all__ = [
     "DEFAULT_WEIGHTS",
+    "Block",
+    "BugClassDecision",
+    "BugClassRecord",
+    "DraftTemplate",
+    "FingerprintIndex",
+    "MonthlySolves",
+    "RefreshDecision",
+    "RefreshPlan",
+    "RefreshPolicy",
+    "RotationPolicy",
+    "RotationTemplate",
+    "TemplateEligibility",
+    "TemplateStats",
+    "TooEasyPolicy",
+    "UsageRecord",
+    "assess_too_easy",
+    "choose_weighted",
+    "evaluate_rotation",
+    "health_score",
+    "plan_quarterly_refresh",
     "ConfigError",
     "CorpusError",
     "Decision",
