@@ -1,0 +1,138 @@
+"""One call for a batch: parse, normalise, all pairs, convergence, canonical matches.
+
+:func:`analyse_solutions` is what the post-bout batch check, the real-time
+signal and the ``analyze_solutions`` command call. It never raises for a
+solution that does not parse: that solution is listed in ``errors`` with the
+parser's position and left out of the pairs. It raises
+:class:`~.errors.AnalysisError` subclasses only for caller mistakes (unknown
+language, bad parameters, duplicate names).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from .canonical import CanonicalMatch, CanonicalParams, canonical_matches
+from .convergence import ConvergenceParams, ConvergenceResult, convergence
+from .distance import DistanceParams, PairDistance, all_pairs
+from .errors import InvalidParameterError
+from .languages import get_language
+from .normalise import NormaliseOptions, normalise
+from .parsing import ParseFailure, parse_source
+from .prepared import PreparedTree, prepare
+from .sources import CanonicalSolution
+from .tree import Node
+
+
+@dataclass(frozen=True)
+class AnalysisParams:
+    normalise: NormaliseOptions = NormaliseOptions()
+    distance: DistanceParams = DistanceParams()
+    convergence: ConvergenceParams = ConvergenceParams()
+    canonical: CanonicalParams = CanonicalParams()
+
+
+@dataclass
+class AnalysedSolution:
+    name: str
+    language: str
+    tree: Node  # the normal form
+    prepared: PreparedTree
+
+    @property
+    def size(self) -> int:
+        return self.prepared.size
+
+    def as_dict(self) -> dict[str, object]:
+        return {"name": self.name, "nodes": self.size, "digest": self.prepared.digest}
+
+
+def analyse_tree(name: str, tree: Node, language: str, params: AnalysisParams = AnalysisParams()) -> AnalysedSolution:
+    """Normalise an already lowered tree (e.g. :attr:`.patches.ChangedUnit.tree`)."""
+    normal = normalise(tree, params.normalise)
+    return AnalysedSolution(name, language, normal, prepare(normal))
+
+
+def analyse_source(
+    name: str, source: str | bytes, language: str, params: AnalysisParams = AnalysisParams()
+) -> AnalysedSolution | ParseFailure:
+    parsed = parse_source(source, language, solution=name)
+    if isinstance(parsed, ParseFailure):
+        return parsed
+    return analyse_tree(name, parsed, language, params)
+
+
+@dataclass
+class AnalysisReport:
+    language: str
+    solutions: list[AnalysedSolution]
+    pairs: list[PairDistance]
+    convergence: ConvergenceResult
+    canonical_matches: list[CanonicalMatch] = field(default_factory=list)
+    errors: list[ParseFailure] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "language": self.language,
+            "solutions": [s.as_dict() for s in self.solutions],
+            "pairs": [p.as_dict() for p in self.pairs],
+            "convergence": self.convergence.as_dict(),
+            "canonical_matches": [m.as_dict() for m in self.canonical_matches],
+            "errors": [e.as_dict() for e in self.errors],
+        }
+
+
+def _named(solutions: Mapping[str, str] | Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+    items = list(solutions.items()) if isinstance(solutions, Mapping) else list(solutions)
+    names = [n for n, _ in items]
+    if len(set(names)) != len(names):
+        raise InvalidParameterError("solution names must be unique", field="solutions")
+    return items
+
+
+def analyse_solutions(
+    solutions: Mapping[str, str] | Sequence[tuple[str, str]],
+    language: str,
+    *,
+    tier: int | None = None,
+    canonical: Sequence[CanonicalSolution] = (),
+    bug_type: str | None = None,
+    params: AnalysisParams = AnalysisParams(),
+) -> AnalysisReport:
+    """Analyse a batch of solution sources written in ``language``."""
+    get_language(language)
+    analysed: list[AnalysedSolution] = []
+    errors: list[ParseFailure] = []
+    for name, source in _named(solutions):
+        result = analyse_source(name, source, language, params)
+        (errors if isinstance(result, ParseFailure) else analysed).append(result)  # type: ignore[arg-type]
+    return analyse_prepared(analysed, language, tier=tier, canonical=canonical, bug_type=bug_type,
+                            params=params, errors=errors)
+
+
+def analyse_prepared(
+    analysed: Sequence[AnalysedSolution],
+    language: str,
+    *,
+    tier: int | None = None,
+    canonical: Sequence[CanonicalSolution] = (),
+    bug_type: str | None = None,
+    params: AnalysisParams = AnalysisParams(),
+    errors: Sequence[ParseFailure] = (),
+) -> AnalysisReport:
+    """Pairs, convergence and canonical matches of already analysed solutions."""
+    failures = list(errors)
+    library: list[tuple[str, str, PreparedTree]] = []
+    for item in canonical:
+        result = analyse_source(f"canonical:{item.name}", item.source, language, params)
+        if isinstance(result, ParseFailure):
+            failures.append(result)
+        else:
+            library.append((item.name, item.bug_type, result.prepared))
+    trees = [(s.name, s.prepared) for s in analysed]
+    pairs = all_pairs(trees, params.convergence.thresholds, params.distance)
+    result_convergence = convergence(pairs, tier, params.convergence)
+    matches = canonical_matches(trees, library, bug_type=bug_type, params=params.canonical,
+                                distance_params=params.distance) if library else []
+    return AnalysisReport(language, list(analysed), pairs, result_convergence, matches, failures)
