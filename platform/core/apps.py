@@ -10,5 +10,6 @@ class CoreConfig(AppConfig):
         from core.bootstrap import ensure_platform_state
 
         # Roles and schedules are ensured after every migrate, so a fresh database and an
-        # upgraded one converge on the same state; both operations are idempotent.
-        post_migrate.connect(ensure_platform_state, sender=self, dispatch_uid="core.ensure_platform_state")
+        # upgraded one converge on the same state; both operations are idempotent. No sender
+        # filter: the handler acts once, after the last app's permissions exist.
+        post_migrate.connect(ensure_platform_state, dispatch_uid="core.ensure_platform_state")

@@ -61,8 +61,13 @@ def schedules_ensure() -> list[str]:
 
 
 def ensure_platform_state(sender: Any = None, **kwargs: Any) -> None:
-    using = kwargs.get("using", "default")
-    if using != "default":
+    from django.apps import apps
+
+    if kwargs.get("using", "default") != "default":
+        return
+    # Django sends post_migrate once per app that has models, in INSTALLED_APPS order.
+    last = [config for config in apps.get_app_configs() if config.models_module is not None][-1]
+    if sender is not None and sender is not last:
         return
     roles_ensure()
     schedules_ensure()

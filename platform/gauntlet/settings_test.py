@@ -21,3 +21,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     # A file, not memory: end-to-end tests start a q2 cluster in another process, which
     # must see the same test database (pytest-xdist suffixes the name per worker).
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test_gauntlet.sqlite3")}  # noqa: F405
+
+# Parallel test workers must not share one broker queue (Redis keys are per cluster name).
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    Q_CLUSTER["name"] = f"{Q_CLUSTER['name']}-{os.environ['PYTEST_XDIST_WORKER']}"  # noqa: F405
+
+# The cache is cleared around tests; with Redis, each parallel worker gets its own database
+# number so one worker's clear never wipes another's throttle counters.
+if REDIS_URL and os.environ.get("PYTEST_XDIST_WORKER"):  # noqa: F405
+    _worker_index = int(os.environ["PYTEST_XDIST_WORKER"].removeprefix("gw") or 0)
+    CACHES["default"]["LOCATION"] = REDIS_URL.rsplit("/", 1)[0] + f"/{1 + _worker_index}"  # noqa: F405

@@ -1,0 +1,74 @@
+"""End-to-end fixtures: a real q2 cluster process and a real headless browser."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _database_url() -> str:
+    db = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{db['NAME']}"
+    port = f":{db['PORT']}" if db.get("PORT") else ""
+    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
+    return f"postgres://{db['USER']}{password}@{db['HOST']}{port}/{db['NAME']}"
+
+
+@pytest.fixture
+def q_cluster(transactional_db):
+    """A django-q2 cluster in its own process, on the test database and this worker's queue."""
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "DJANGO_SETTINGS_MODULE": "gauntlet.settings_test",
+        "DATABASE_URL": _database_url(),
+        "GAUNTLET_VAR_DIR": str(settings.VAR_DIR),
+        "GAUNTLET_Q_WORKERS": "1",
+    }
+    for name in ("REDIS_URL", "PYTEST_XDIST_WORKER"):
+        if os.environ.get(name):
+            env[name] = os.environ[name]
+    process = subprocess.Popen(
+        [sys.executable, str(ROOT / "manage.py"), "qcluster"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    try:
+        yield process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+
+@pytest.fixture
+def browser():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    binary = shutil.which("chromium") or "/usr/bin/chromium"
+    driver_path = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+    options = webdriver.ChromeOptions()
+    options.binary_location = binary
+    for flag in (
+        "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
+        "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    ):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    driver.implicitly_wait(5)
+    try:
+        yield driver
+    finally:
+        driver.quit()
