@@ -1,0 +1,165 @@
+"""Each escape or exhaustion attempt is contained, and the suite never hangs on one."""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+from pathlib import Path
+
+import pytest
+
+from challenges.sandbox import KILLED_CPU, KILLED_FILE_SIZE, KILLED_WALL, Limits, run
+from challenges.sandbox.core import bwrap_argv, default_layout
+from challenges.sandbox.env import sandbox_env
+
+FORK_BOMB = """
+import os, time
+made = 0
+try:
+    for _ in range(400):
+        if os.fork() == 0:
+            time.sleep(2)
+            os._exit(0)
+        made += 1
+except OSError as exc:
+    print("blocked after", made, exc.errno)
+else:
+    print("unbounded", made)
+"""
+
+
+def test_plain_command_runs_in_workspace(workdir: Path):
+    (workdir / "data.txt").write_text("hello")
+    result = run(["sh", "-c", "pwd; cat data.txt; echo out > made.txt"], workdir=workdir)
+    assert (result.returncode, result.stdout) == (0, "/workspace\nhello")
+    assert (workdir / "made.txt").read_text() == "out\n"
+    assert not result.timed_out and result.killed_reason is None
+
+
+def test_infinite_loop_is_stopped_by_the_cpu_limit(workdir: Path):
+    result = run(["python3", "-c", "while True: pass"], workdir=workdir,
+                 limits=Limits(cpu_seconds=1, wall_seconds=10))
+    assert result.killed_reason == KILLED_CPU
+    assert result.returncode != 0 and not result.timed_out
+    assert result.wall_seconds < 5
+
+
+def test_sleeping_process_is_stopped_by_the_wall_clock(workdir: Path):
+    result = run(["sh", "-c", "sleep 60 & sleep 60"], workdir=workdir,
+                 limits=Limits(wall_seconds=0.5))
+    assert result.timed_out and result.killed_reason == KILLED_WALL
+    assert result.wall_seconds < 3
+
+
+def test_fork_bomb_is_capped_by_max_processes(workdir: Path):
+    result = run(["python3", "-c", FORK_BOMB], workdir=workdir,
+                 limits=Limits(max_processes=16, wall_seconds=10))
+    assert result.stdout.startswith("blocked after"), result.stdout + result.stderr
+    assert int(result.stdout.split()[2]) < 16
+
+
+def test_disk_filling_shell_is_killed_at_the_file_size_limit(workdir: Path):
+    result = run(["sh", "-c", "exec head -c 50000000 /dev/zero > big.bin"], workdir=workdir,
+                 limits=Limits(file_size_mb=1))
+    assert result.killed_reason == KILLED_FILE_SIZE
+    assert (workdir / "big.bin").stat().st_size == 1024 * 1024
+
+
+def test_disk_filling_python_gets_efbig_at_the_file_size_limit(workdir: Path):
+    code = "open('big.bin', 'wb').write(bytes(5 * 1024 * 1024))"
+    result = run(["python3", "-c", code], workdir=workdir, limits=Limits(file_size_mb=1))
+    assert result.returncode == 1 and "File too large" in result.stderr
+    assert (workdir / "big.bin").stat().st_size <= 1024 * 1024
+
+
+def test_private_tmp_is_size_capped(workdir: Path):
+    result = run(["sh", "-c", "head -c 20000000 /dev/zero > /tmp/fill; echo $?"],
+                 workdir=workdir, limits=Limits(tmp_size_mb=4, file_size_mb=64))
+    assert "No space left on device" in result.stderr
+
+
+def test_output_flood_is_truncated_and_bounded(workdir: Path):
+    result = run(["python3", "-c", "import sys\nwhile True: sys.stdout.write('x' * 4096)"],
+                 workdir=workdir, limits=Limits(output_bytes=10000, wall_seconds=1.5))
+    assert result.output_truncated
+    assert len(result.stdout) == 10000
+    assert result.timed_out or result.killed_reason == KILLED_CPU
+
+
+def test_small_output_is_not_flagged_truncated(workdir: Path):
+    result = run(["sh", "-c", "echo hi; echo err >&2"], workdir=workdir)
+    assert (result.stdout, result.stderr, result.output_truncated) == ("hi\n", "err\n", False)
+
+
+def test_no_network_even_to_host_loopback(workdir: Path):
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+    port = server.getsockname()[1]
+    accepted: list[bool] = []
+
+    def accept() -> None:
+        server.settimeout(3)
+        try:
+            server.accept()
+            accepted.append(True)
+        except OSError:
+            pass
+
+    thread = threading.Thread(target=accept)
+    thread.start()
+    code = ("import socket\ns = socket.socket()\ns.settimeout(2)\n"
+            f"try:\n    s.connect(('127.0.0.1', {port}))\n    print('connected')\n"
+            "except OSError as e:\n    print('refused', e.errno)\n")
+    result = run(["python3", "-c", code], workdir=workdir)
+    server.close()
+    thread.join()
+    assert result.stdout.startswith("refused"), result.stdout + result.stderr
+    assert not accepted
+    dns = run(["python3", "-c", "import socket; socket.getaddrinfo('example.org', 80)"],
+              workdir=workdir)
+    assert dns.returncode != 0
+
+
+@pytest.mark.parametrize("host_path", ["/root", "/work", "/home", "/usr/local/bin", "/var",
+                                        "/etc/shadow", "/etc/hostname"])
+def test_host_paths_outside_the_binds_are_invisible(workdir: Path, host_path: str):
+    result = run(["python3", "-c", f"import os; print(os.path.exists({host_path!r}))"],
+                 workdir=workdir)
+    assert result.stdout == "False\n", result.stderr
+
+
+def test_the_host_workdir_path_is_not_visible(workdir: Path):
+    probe = f"import os; print(os.path.exists({str(workdir)!r}), os.getcwd())"
+    result = run(["python3", "-c", probe], workdir=workdir)
+    assert result.stdout == "False /workspace\n"
+
+
+@pytest.mark.parametrize("target", ["/escape.txt", "/usr/escape.txt", "/etc/escape.txt",
+                                    "/opt/python/escape.txt", "/usr/bin/escape", "/dev/escape"])
+def test_writing_outside_workspace_and_tmp_fails(workdir: Path, target: str):
+    result = run(["sh", "-c", f"echo x > {target}"], workdir=workdir)
+    assert result.returncode != 0
+    assert "Read-only file system" in result.stderr or "Permission denied" in result.stderr
+    assert not os.path.exists(target)
+
+
+def test_identity_inside_is_neutral(workdir: Path):
+    result = run(["sh", "-c", "hostname; id -un; id -u; cat /etc/hostname 2>/dev/null; "
+                  "python3 -c 'import getpass; print(getpass.getuser())'"], workdir=workdir)
+    lines = result.stdout.split()
+    assert lines == ["devbox", "dev", "1000", "dev"], result.stdout + result.stderr
+
+
+def test_only_sandbox_processes_are_visible(workdir: Path):
+    result = run(["sh", "-c", "ls /proc | grep -c '^[0-9]'"], workdir=workdir)
+    assert int(result.stdout) <= 4
+
+
+def test_bwrap_command_line_uses_neutral_destinations(workdir: Path):
+    argv = bwrap_argv(default_layout(), workdir, Limits(), sandbox_env())
+    assert "--unshare-all" in argv and "--die-with-parent" in argv and "--clearenv" in argv
+    destinations = [argv[i + 2] for i, a in enumerate(argv) if a in ("--ro-bind", "--bind")]
+    assert "/workspace" in destinations
+    assert not [d for d in destinations if d.startswith(("/root", "/work/", "/home"))]
