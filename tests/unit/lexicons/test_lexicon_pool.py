@@ -14,8 +14,10 @@ import pytest
 
 from challenges.engine.lexicons import (
     DATA_DIR,
+    DEFAULT_POLICY,
     NOUN_ROLES,
     LexiconError,
+    check_pool,
     get_lexicon,
     load_lexicon_file,
     load_lexicons,
@@ -57,6 +59,13 @@ def test_pool_loads_every_file_sorted_and_cached():
     assert [lex.key for lex in POOL] == [p.stem for p in FILES]
     assert load_lexicons() is POOL
     assert get_lexicon(FILES[0].stem) is POOL[0]
+
+
+def test_pool_holds_at_least_fifty_lexicons():
+    # Spec 003 strategy 3: names are drawn from a rotating pool of 50+ lexicons.
+    assert DEFAULT_POLICY.min_lexicons == 50
+    assert len(POOL) >= 50
+    check_pool(POOL)
 
 
 def test_unknown_key_raises_unknown_lexicon():
