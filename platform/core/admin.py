@@ -53,3 +53,22 @@ register_panel(
         order=90,
     )
 )
+
+
+def _settings_panel(request):
+    from core.config import declared
+    from core.models import ConfigOverride
+
+    return {"declared": len(declared()), "overridden": ConfigOverride.objects.count()}
+
+
+register_panel(
+    Panel(
+        key="settings",
+        title="Settings",
+        template="admin/panels/settings.html",
+        context=_settings_panel,
+        permission="core.view_configoverride",
+        order=80,
+    )
+)

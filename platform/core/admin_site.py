@@ -12,6 +12,21 @@ class GauntletAdminSite(admin.AdminSite):
     index_title = "Operations"
     index_template = "admin/gauntlet_index.html"
 
+    def get_urls(self):
+        from django.urls import path
+
+        from core.admin_settings import setting_change_view, settings_list_view
+
+        extra = [
+            path("settings/", self.admin_view(lambda r: settings_list_view(self, r)), name="core_settings"),
+            path(
+                "settings/<str:key>/",
+                self.admin_view(lambda r, key: setting_change_view(self, r, key)),
+                name="core_setting_change",
+            ),
+        ]
+        return extra + super().get_urls()
+
     def index(self, request, extra_context=None):
         context = {"gauntlet_panels": panels_for(request), **(extra_context or {})}
         return super().index(request, extra_context=context)

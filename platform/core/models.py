@@ -43,3 +43,20 @@ class WorkerHeartbeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.cluster} @ {self.beat_at.isoformat()}"
+
+
+class ConfigOverride(models.Model):
+    """A staff override of a declared setting (``core.config``); absent means the default."""
+
+    key = models.CharField(max_length=120, unique=True)
+    value = models.JSONField()
+    updated_at = models.DateTimeField(auto_now=True)
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["key"]
+
+    def __str__(self) -> str:
+        return self.key

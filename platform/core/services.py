@@ -59,3 +59,52 @@ def worker_heartbeat_record() -> WorkerHeartbeat:
         cluster=settings.Q_CLUSTER["name"], defaults={"beat_at": timezone.now()}
     )
     return heartbeat
+
+
+@transaction.atomic
+def config_set(*, key: str, value: Any, by: AbstractBaseUser | None, reason: str) -> Any:
+    """Override a declared setting; the value is validated by its declaration. Audited."""
+    from core.config import definition
+    from core.errors import ValidationFailed
+    from core.models import ConfigOverride
+
+    if not reason.strip():
+        raise ValidationFailed("Changing a setting needs a reason.", code="reason_required", extra={"field": "reason"})
+    setting = definition(key)
+    cleaned = setting.clean(value)
+    existing = ConfigOverride.objects.select_for_update().filter(key=key).first()
+    before = setting.default if existing is None else existing.value
+    if existing is None:
+        ConfigOverride.objects.create(key=key, value=cleaned, updated_by=actor_or_none(by))
+    else:
+        existing.value = cleaned
+        existing.updated_by = actor_or_none(by)
+        existing.save(update_fields=["value", "updated_by", "updated_at"])
+    audit_event_record(
+        verb="setting.changed", target_type="setting", target_id=key, actor=by,
+        before={"value": before}, after={"value": cleaned}, reason=reason,
+    )
+    return cleaned
+
+
+@transaction.atomic
+def config_reset(*, key: str, by: AbstractBaseUser | None, reason: str) -> Any:
+    """Drop an override so the declared default applies again. Audited."""
+    from core.config import definition
+    from core.models import ConfigOverride
+
+    setting = definition(key)
+    existing = ConfigOverride.objects.select_for_update().filter(key=key).first()
+    if existing is None:
+        return setting.default
+    before = existing.value
+    existing.delete()
+    audit_event_record(
+        verb="setting.reset", target_type="setting", target_id=key, actor=by,
+        before={"value": before}, after={"value": setting.default}, reason=reason,
+    )
+    return setting.default
+
+
+def actor_or_none(user: AbstractBaseUser | None) -> AbstractBaseUser | None:
+    return user if user is not None and getattr(user, "is_authenticated", False) else None
