@@ -13,8 +13,9 @@ override when one exists and the declared default otherwise.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from core.errors import ValidationFailed
 

@@ -1,0 +1,70 @@
+"""Reads the labelled corpus (see corpus/README.md) into solutions and pairs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+from pathlib import Path
+
+CORPUS = Path(__file__).parent / "corpus"
+LANGUAGE_BY_SUFFIX = {".py": "python", ".js": "javascript", ".ts": "typescript", ".go": "go",
+                      ".java": "java", ".rs": "rust"}
+
+
+@dataclass(frozen=True)
+class Variant:
+    group: str
+    language: str
+    role: str
+    disguises: tuple[str, ...]
+    source: str
+    name: str
+
+
+def load_groups() -> dict[str, list[Variant]]:
+    groups: dict[str, list[Variant]] = {}
+    for path in sorted(CORPUS.glob("*.txt")):
+        stem = path.name[: -len(".txt")]
+        language = LANGUAGE_BY_SUFFIX[Path(stem).suffix]
+        variants: list[Variant] = []
+        role, disguises, lines = None, (), []
+
+        def flush() -> None:
+            if role is not None:
+                variants.append(Variant(stem, language, role, disguises, "\n".join(lines) + "\n",
+                                        f"{stem}#{len(variants)}:{role}"))
+
+        for line in path.read_text().splitlines():
+            if line.startswith("@@@@ "):
+                flush()
+                header = line[5:].strip()
+                role = header.split()[0]
+                disguises = tuple(d.strip() for d in header[len(role):].strip(" []").split(",") if d.strip())
+                lines = []
+            else:
+                lines.append(line)
+        flush()
+        groups[stem] = variants
+    return groups
+
+
+def labelled_pairs(groups: dict[str, list[Variant]]) -> list[tuple[Variant, Variant, bool]]:
+    """(a, b, is_copy) for every pair inside each group."""
+    pairs = []
+    for variants in groups.values():
+        for a, b in combinations(variants, 2):
+            positive = a.role != "independent" and b.role != "independent"
+            pairs.append((a, b, positive))
+    return pairs
+
+
+def roc_auc(scores_pos: list[float], scores_neg: list[float]) -> float:
+    """P(a positive pair is closer than a negative pair); ties count half."""
+    wins = 0.0
+    for p in scores_pos:
+        for n in scores_neg:
+            if p < n:
+                wins += 1
+            elif p == n:
+                wins += 0.5
+    return wins / (len(scores_pos) * len(scores_neg))

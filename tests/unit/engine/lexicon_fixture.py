@@ -1,0 +1,56 @@
+"""A tiny private lexicon set in the agreed schema (engine tests must not depend on
+the lexicon package's data)."""
+
+COLD_CHAIN = {
+    "key": "cold-chain-logistics",
+    "domain": "cold chain logistics",
+    "project_names": ["coldtrack", "frostline", "chillroute"],
+    "entity": {"singular": "shipment", "plural": "shipments"},
+    "owner": {"singular": "carrier", "plural": "carriers"},
+    "item": {"singular": "pallet", "plural": "pallets"},
+    "resource": {"singular": "dock", "plural": "docks"},
+    "event": {"singular": "scan", "plural": "scans"},
+    "fields": {"identifier": "waybill", "label": "consignee", "quantity": "pallet_count",
+               "amount": "declared_value", "timestamp": "scanned_at", "status": "leg_status",
+               "category": "temperature_band", "capacity": "dock_capacity", "priority": "urgency",
+               "rate": "scan_rate"},
+    "units": {"amount": "EUR", "quantity": "pallets", "duration": "minutes", "rate": "scans per minute"},
+    "verbs": {"create": "register", "reserve": "book", "release": "release", "cancel": "void",
+              "process": "dispatch", "fetch": "lookup", "settle": "invoice", "retry": "rescan",
+              "validate": "inspect", "notify": "alert"},
+    "statuses": ["pending", "loaded", "in_transit", "delivered", "returned"],
+    "categories": ["frozen", "chilled", "ambient"],
+    "errors": {"not_found": "UnknownShipment", "conflict": "DockConflict", "invalid": "InvalidWaybill",
+               "exhausted": "DockCapacityExceeded", "unavailable": "ScannerOffline"},
+    "samples": {"identifier": ["WB-1042", "WB-2271", "WB-3310"],
+                "label": ["Nordhaven Foods", "Alpen Dairy", "Kestrel Pharma"]},
+    "log_phrases": ["dock assignment delayed", "scanner heartbeat missed", "manifest reconciled"],
+}
+
+VETERINARY = {
+    "key": "veterinary-clinic",
+    "domain": "veterinary clinics",
+    "project_names": ["pawledger", "vetdesk", "clinivet"],
+    "entity": {"singular": "appointment", "plural": "appointments"},
+    "owner": {"singular": "clinic", "plural": "clinics"},
+    "item": {"singular": "procedure", "plural": "procedures"},
+    "resource": {"singular": "exam_room", "plural": "exam_rooms"},
+    "event": {"singular": "visit", "plural": "visits"},
+    "fields": {"identifier": "booking_ref", "label": "patient_name", "quantity": "slot_count",
+               "amount": "fee_cents", "timestamp": "booked_at", "status": "visit_state",
+               "category": "species", "capacity": "room_capacity", "priority": "triage_level",
+               "rate": "visits_per_hour"},
+    "units": {"amount": "cents", "quantity": "slots", "duration": "minutes", "rate": "visits per hour"},
+    "verbs": {"create": "book", "reserve": "hold", "release": "free", "cancel": "withdraw",
+              "process": "admit", "fetch": "find", "settle": "bill", "retry": "rebook",
+              "validate": "screen", "notify": "remind"},
+    "statuses": ["requested", "confirmed", "checked_in", "completed"],
+    "categories": ["canine", "feline", "avian", "exotic"],
+    "errors": {"not_found": "AppointmentNotFound", "conflict": "RoomDoubleBooked",
+               "invalid": "InvalidBooking", "exhausted": "NoRoomsLeft", "unavailable": "ClinicClosed"},
+    "samples": {"identifier": ["BK-0042", "BK-1187", "BK-2290"],
+                "label": ["Harbourview Vets", "Elm Street Clinic", "Riverside Animal Care"]},
+    "log_phrases": ["reminder queue flushed", "room schedule rebuilt", "triage board refreshed"],
+}
+
+LEXICONS = (COLD_CHAIN, VETERINARY)
