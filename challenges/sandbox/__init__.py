@@ -10,6 +10,7 @@ Public API (contract in notes/engine_contracts.md, "Sandbox"):
 from .core import check_available, run
 from .env import ALLOWLIST, sandbox_env
 from .layout import HostLayout
+from .mutation import OPERATORS, Mutant, mutants
 from .testrun import TestRun, run_tests
 from .types import (
     KILLED_CPU,
@@ -23,7 +24,7 @@ from .types import (
 )
 
 __all__ = [
-    "ALLOWLIST", "KILLED_CPU", "KILLED_FILE_SIZE", "KILLED_WALL", "HostLayout", "Limits",
+    "ALLOWLIST", "OPERATORS", "Mutant", "mutants", "KILLED_CPU", "KILLED_FILE_SIZE", "KILLED_WALL", "HostLayout", "Limits",
     "RunResult", "SandboxError", "SandboxInputError", "SandboxUnavailable", "check_available",
     "TestRun", "run", "run_tests", "sandbox_env",
 ]

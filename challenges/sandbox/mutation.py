@@ -202,7 +202,10 @@ class _Collector:
         text = self.text(node)
         if not _INTEGER_TEXT.match(text):
             return
-        value = int(text.replace("_", ""), 0)
+        try:
+            value = int(text.replace("_", ""), 0)
+        except ValueError:
+            return  # e.g. JavaScript's legacy octal-looking "010": leave it alone
         self.add(node.start_byte, node.end_byte, str(value + 1), "constant",
                  f"`{text}` -> `{value + 1}`")
         if value >= 1:

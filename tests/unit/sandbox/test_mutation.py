@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from challenges.sandbox import OPERATORS, Mutant, SandboxInputError, mutants
-from challenges.sandbox.mutation import _javascript_failures, _python_compiles
+from challenges.sandbox.mutation import _RULES, _javascript_failures, _python_compiles
 
 PY = '''def window(items, start, limit):
     """Return the slice; a < b in prose stays as it is."""
@@ -170,15 +170,21 @@ def test_logical_operator(language, source, pair):
 def test_strings_and_comments_are_never_mutated(language, source):
     comment = source.splitlines()[2] if language == "python" else source.splitlines()[1]
     text = '"bad <= window + 1"' if language == "python" else '"bad <= "'
-    for mutant in mutants(source, language=language, region=(0, len(source))):
-        assert comment in mutant.source and text in mutant.source, mutant.description
+    found = mutants(source, language=language, region=(0, len(source)))
+    for mutant in found:
+        assert comment in mutant.source, mutant.description
+        if mutant.operator != "statement_removal":
+            assert text in mutant.source, mutant.description
 
 
 @pytest.mark.parametrize("language, source", [("python", PY), ("javascript", JS)])
 def test_region_bounds_every_token_mutation(language, source):
     region = _region(source, "start + limit", "start + limit")
     found = mutants(source, language=language, region=region)
-    assert {m.operator for m in found} >= {"arithmetic", "argument_swap", "statement_removal"}
+    # The Python line is an assignment statement; the JS one a declaration, never removed.
+    expected = {"arithmetic", "argument_swap"} | (
+        {"statement_removal"} if language == "python" else set())
+    assert {m.operator for m in found} == expected
     for mutant in found:
         if mutant.operator in ("arithmetic", "comparison", "constant", "logical"):
             assert mutant.source[:region[0]] == source[:region[0]]
@@ -220,14 +226,21 @@ def test_compile_checks_reject_broken_sources():
     assert esm[0] is None and esm[1]
 
 
-def test_non_compiling_candidates_are_dropped():
-    # Removing the only statement of a JS arrow body `=> expr` is not possible, but swapping
-    # the operands of a call whose first argument is a spread would be; the spread rule and
-    # the compile filter together must keep every returned mutant valid.
-    src = "label: for (;;) { if (a < b) break label; }\nf(a, ...b);\n"
-    found = mutants(src, language="javascript", region=(0, len(src)))
-    assert found and not _javascript_failures([m.source for m in found], False).count(None) \
-        != len(found)
+def test_non_compiling_candidates_are_dropped(monkeypatch):
+    # "<>" is not an operator in either language: every candidate using it must be filtered.
+    monkeypatch.setitem(_RULES["python"].swaps["comparison_operator"], "<", ("<=", "<>"))
+    monkeypatch.setitem(_RULES["javascript"].swaps["binary_expression"], "<", ("<=", "<>"))
+    py = mutants("ok = a < b\n", language="python", region=(0, 11))
+    assert [m.source for m in py if m.operator == "comparison"] == ["ok = a <= b\n"]
+    js = mutants("ok = a < b;\n", language="javascript", region=(0, 12))
+    assert [m.source for m in js if m.operator == "comparison"] == ["ok = a <= b;\n"]
+
+
+def test_javascript_legacy_octal_looking_literals_are_left_alone():
+    src = "let a = 08; let b = 010; let c = 1_000;\n"
+    found = {m.source for m in mutants(src, language="javascript", region=(0, len(src)))}
+    assert found == {"let a = 08; let b = 010; let c = 1001;\n",
+                     "let a = 08; let b = 010; let c = 999;\n"}
 
 
 @pytest.mark.parametrize("region, code", [((5, 2), "region_invalid"), ((-1, 3), "region_invalid"),
