@@ -1,0 +1,58 @@
+"""The staff-side catalogue: templates and lexicons as the platform manages them.
+
+The engine's registry (``challenges.engine``) holds what a template *is*; these rows hold
+what staff decided about it (state, weight, intake scores) and are synced from the
+registry by ``template_sync``.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+
+
+class ChallengeTemplate(models.Model):
+    class State(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        ACTIVE = "active", "Active"
+        RETIRED = "retired", "Retired"
+
+    slug = models.SlugField(max_length=80, unique=True)
+    title = models.CharField(max_length=200)
+    family = models.CharField(max_length=60, db_index=True)
+    bug_class = models.CharField(max_length=120)
+    tier = models.PositiveSmallIntegerField()
+    languages = models.JSONField(default=list)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.DRAFT, db_index=True)
+    # Multiplies the rotation weight; staff lower it to use a template less often.
+    weight = models.FloatField(default=1.0)
+    # Substrate intake gate (spec 000): lower is better; reasons explain each score.
+    intake = models.JSONField(default=dict, blank=True)
+    intake_checked_at = models.DateTimeField(null=True, blank=True)
+    state_reason = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["family", "tier", "slug"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(tier__gte=1, tier__lte=5), name="template_tier_1_to_5"),
+            models.CheckConstraint(condition=models.Q(weight__gte=0), name="template_weight_not_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return self.slug
+
+
+class Lexicon(models.Model):
+    """A domain lexicon (entities, fields, verbs, units, errors) that names generated code."""
+
+    key = models.SlugField(max_length=80, unique=True)
+    domain = models.CharField(max_length=120)
+    enabled = models.BooleanField(default=True)
+    synced_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["key"]
+
+    def __str__(self) -> str:
+        return self.domain

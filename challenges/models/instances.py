@@ -1,0 +1,110 @@
+"""Generated challenge instances and the log of how each came to be (or did not)."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+
+from challenges.models.catalogue import ChallengeTemplate
+
+
+class ChallengeInstance(models.Model):
+    """One generated challenge. Secrets (draw, oracle, gold patch, canary map) and the
+    workspace are sealed at rest with the platform keys; agents only ever see the
+    workspace, under an opaque name from ``challenges.naming``."""
+
+    class State(models.TextChoices):
+        GENERATED = "generated", "Generated"
+        RELEASED = "released", "Released"
+        REJECTED = "rejected", "Rejected"
+        RETIRED = "retired", "Retired"
+        QUARANTINED = "quarantined", "Quarantined"
+
+    public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    template = models.ForeignKey(ChallengeTemplate, on_delete=models.PROTECT, related_name="instances")
+    language = models.CharField(max_length=20)
+    state = models.CharField(max_length=12, choices=State.choices, default=State.GENERATED, db_index=True)
+    tier = models.PositiveSmallIntegerField()
+    # Kept in clear for rotation rules (domain / stack reuse windows); staff-side only.
+    lexicon_key = models.CharField(max_length=80, db_index=True)
+    tech_stack = models.JSONField(default=list)
+    fingerprint = models.JSONField()
+    uniqueness = models.FloatField(null=True, blank=True)
+    dedup = models.JSONField(default=dict, blank=True)
+    gates = models.JSONField(default=dict, blank=True)
+    audit = models.JSONField(default=dict, blank=True)
+    timings = models.JSONField(default=dict, blank=True)
+    state_reason = models.TextField(blank=True)
+    draw_sealed = models.BinaryField()
+    secrets_sealed = models.BinaryField()
+    workspace_sealed = models.BinaryField()
+    workspace_sha256 = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    released_at = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["state", "released_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.template.slug}/{self.language} {str(self.public_id)[:8]}"
+
+
+class GenerationRun(models.Model):
+    """A request to generate N instances (a command or an admin action), with progress."""
+
+    class State(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    template = models.ForeignKey(ChallengeTemplate, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    language = models.CharField(max_length=20, blank=True)
+    count = models.PositiveIntegerField()
+    released = models.PositiveIntegerField(default=0)
+    state = models.CharField(max_length=8, choices=State.choices, default=State.QUEUED)
+    message = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"run {self.pk}: {self.released}/{self.count} {self.state}"
+
+
+class GenerationAttempt(models.Model):
+    """One pass through the pipeline: its outcome and why (the regeneration log)."""
+
+    class Outcome(models.TextChoices):
+        RELEASED = "released", "Released"
+        COLLISION = "collision", "Fingerprint collision (redrawn)"
+        FLAGGED = "flagged", "Flagged for manual review"
+        GATE_FAILED = "gate_failed", "Release gate failed"
+        AUDIT_FAILED = "audit_failed", "Leak audit failed"
+        ROTATED = "rotated", "Template rotated after repeated collisions"
+        ERROR = "error", "Engine error"
+
+    run = models.ForeignKey(GenerationRun, null=True, blank=True, on_delete=models.CASCADE, related_name="attempts")
+    template = models.ForeignKey(ChallengeTemplate, on_delete=models.PROTECT, related_name="+")
+    language = models.CharField(max_length=20)
+    instance = models.ForeignKey(
+        ChallengeInstance, null=True, blank=True, on_delete=models.SET_NULL, related_name="attempts"
+    )
+    outcome = models.CharField(max_length=12, choices=Outcome.choices)
+    reason = models.TextField(blank=True)
+    seconds = models.FloatField(default=0.0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.template.slug}/{self.language}: {self.outcome}"
