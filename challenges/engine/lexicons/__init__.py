@@ -76,6 +76,9 @@ Guarantees template authors can rely on (enforced by ``validate_lexicon``):
   in Python and JavaScript in all of snake/camel/Pascal/upper forms and is not
   a keyword, builtin or global of Python, JavaScript/Node, TypeScript, Go, Rust
   or Java (see ``reserved.py``);
+- no noun, field, verb, status, category or project name is the name of a
+  Python standard-library or Node.js built-in module, so any of them may name a
+  module file, even at the import root;
 - no lexicon value is one of ``SCAFFOLD_WORDS`` (``service``, ``store``,
   ``cache``, ``config``, ``errors``, ``add``, ``update`` ...), so templates may
   use those words for their own structure without clashing with the domain;

@@ -16,8 +16,9 @@ camel, Pascal, upper snake) is in one of these sets:
   themselves. Lexicon values never take them, so template authors may use these
   words freely without clashing with domain names.
 
-``NODE_BUILTIN_MODULES`` and ``sys.stdlib_module_names`` additionally constrain
-project names, which become package and import names.
+``NODE_BUILTIN_MODULES`` and ``PYTHON_STDLIB_MODULES`` additionally constrain
+every identifier and project name, since templates may name module files after
+any of them.
 """
 
 from __future__ import annotations

@@ -219,7 +219,17 @@ def _identifier(value: Any, path: str, policy: LexiconPolicy) -> str:
         )
     _markers(text, path)
     _not_reserved(text, path)
+    _not_standard_module(text, path)
     return text
+
+
+def _not_standard_module(text: str, path: str) -> None:
+    # Templates may name module files after any role (flat layouts put them at
+    # the import root), where e.g. inspect.py would shadow the standard module
+    # the test runner itself imports.
+    if text in PYTHON_STDLIB_MODULES or text in NODE_BUILTIN_MODULES:
+        raise LexiconError("reserved_word", path,
+                           f"{text!r} would shadow a Python or Node.js standard module")
 
 
 def _not_reserved(text: str, path: str) -> None:
@@ -239,9 +249,7 @@ def _project_name(value: str, path: str, policy: LexiconPolicy) -> None:
                            f"{policy.max_project_name_length} characters")
     _markers(value, path)
     _not_reserved(value, path)
-    if value in PYTHON_STDLIB_MODULES or value in NODE_BUILTIN_MODULES:
-        raise LexiconError("reserved_word", path,
-                           f"{value!r} would shadow a Python or Node.js standard module")
+    _not_standard_module(value, path)
 
 
 def _noun(value: Any, path: str, policy: LexiconPolicy) -> Noun:

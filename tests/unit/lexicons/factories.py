@@ -21,7 +21,7 @@ _BASE = {
     "verbs": {
         "create": "register", "reserve": "book", "release": "release", "cancel": "annul",
         "process": "dispatch", "fetch": "lookup", "settle": "invoice", "retry": "rescan",
-        "validate": "inspect", "notify": "alert",
+        "validate": "probe", "notify": "alert",
     },
     "statuses": ["pending", "loaded", "in_transit", "delivered", "returned"],
     "categories": ["frozen", "chilled", "ambient"],

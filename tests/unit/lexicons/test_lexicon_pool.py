@@ -9,6 +9,7 @@ import builtins
 import json
 import keyword
 import re
+import sys
 
 import pytest
 
@@ -37,6 +38,10 @@ JS_RESERVED = frozenset(
 )
 PY_RESERVED = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | {"type"} | frozenset(dir(builtins))
 JS_IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+NODE_MODULES = frozenset(
+    "assert buffer child_process cluster crypto dgram dns events fs http https net os path "
+    "querystring readline stream timers tls url util vm zlib".split()
+)
 PASCAL = re.compile(r"(?:[A-Z][a-z0-9]+)+")
 
 FILES = sorted(DATA_DIR.glob("*.json"))
@@ -92,6 +97,9 @@ def test_identifiers_are_valid_and_unreserved_in_python_and_javascript(lex):
             assert form.isidentifier() and JS_IDENTIFIER.fullmatch(form), form
             assert form not in PY_RESERVED, f"{lex.key}: {form} is a Python keyword or builtin"
             assert form not in JS_RESERVED, f"{lex.key}: {form} is a JavaScript reserved word or global"
+        assert value not in sys.stdlib_module_names and value not in NODE_MODULES, (
+            f"{lex.key}: {value} would shadow a standard module"
+        )
     for error in vars(lex.errors).values():
         assert PASCAL.fullmatch(error), error
         assert error not in PY_RESERVED and error not in JS_RESERVED, error

@@ -99,6 +99,10 @@ CASES = [
     ("reserved_word", "project_names[1]", _set("project_names.1", "zoneinfo")),
     ("reserved_word", "project_names[1]", _set("project_names.1", "child_process")),
     ("reserved_word", "project_names[2]", _set("project_names.2", "service")),
+    ("reserved_word", "verbs.validate", _set("verbs.validate", "inspect")),
+    ("reserved_word", "resource.singular", _set("resource", {"singular": "stream", "plural": "streams"})),
+    ("reserved_word", "resource.plural", _set("resource", {"singular": "codec", "plural": "codecs"})),
+    ("reserved_word", "categories[2]", _set("categories.2", "calendar")),
     # error names
     ("bad_error_name", "errors.conflict", _set("errors.conflict", "dockConflict")),
     ("bad_error_name", "errors.conflict", _set("errors.conflict", "Conflict")),
