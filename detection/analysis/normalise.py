@@ -64,6 +64,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .languages.base import unbound_copy
 from .tree import Node, shape_key
 
 JUMPS = frozenset(["return", "break", "continue", "throw"])
@@ -92,6 +93,9 @@ class NormaliseOptions:
     if_to_ternary: bool = True
     compound_assign: bool = True
     compare_orientation: bool = True
+    index_loops: bool = True
+    split_tuples: bool = True
+    inline_temporaries: bool = True
     reorder: bool = True
     rename: bool = True
 
@@ -109,10 +113,15 @@ def normalise(tree: Node, options: NormaliseOptions = DEFAULT_OPTIONS) -> Node:
             if not _remove_unused_assignments(root):
                 break
     root = _Rewriter(options).rewrite(root)
+    if options.inline_temporaries:
+        _inline_temporaries(root)
     if options.reorder:
         _reorder(root, _bound_names(root))
     if options.rename:
         _rename(root)
+        if options.reorder:
+            # names now carry order-independent numbers: settle ties such as `a = 0; b = 0`
+            _reorder(root, set())
     return root
 
 
@@ -170,6 +179,23 @@ def _orient(cmp: Node) -> Node:
     return cmp
 
 
+def _emptiness(cmp: Node) -> Node | None:
+    """``len(x) == 0`` → ``not x``; ``len(x) != 0`` and ``len(x) > 0`` → ``x``."""
+    if len(cmp.children) != 2:
+        return None
+    left, right = cmp.children
+    zero_right = right.kind == "num" and right.value == "0"
+    zero_left = left.kind == "num" and left.value == "0"
+    seq = _length_of(left) if zero_right else _length_of(right) if zero_left else None
+    if seq is None:
+        return None
+    if cmp.value in ("==", "==="):
+        return Node("not", children=[seq])
+    if cmp.value in ("!=", "!==") or (cmp.value == ">" and zero_right) or (cmp.value == "<" and zero_left):
+        return seq
+    return None
+
+
 def _is_negative(cond: Node) -> bool:
     return cond.kind == "not" or (cond.kind == "cmp" and cond.value in NEGATIVE_POLARITY)
 
@@ -195,14 +221,35 @@ class _Rewriter:
         if kind == "not" and o.compare_orientation and len(node.children) == 1:
             return _negate(node.children[0])
         if kind == "cmp" and o.compare_orientation:
+            emptiness = _emptiness(node)
+            if emptiness is not None:
+                return emptiness
             return _orient(node)
         if kind == "assign" and o.compound_assign and len(node.children) == 2:
             target, value = node.children
             if (value.kind == "binop" and value.value in ARITHMETIC and len(value.children) == 2
-                    and target.kind == "id" and value.children[0].sexpr() == target.sexpr()):
+                    and value.children[0].sexpr() == target.sexpr() and _is_pure(target)):
+                for n in target.walk():
+                    n.bind = False  # read-modify-write, as `x += y` is
                 return Node("augassign", value.value, [target, value.children[1]])
+        if kind == "binop" and o.dead_code and len(node.children) == 2:
+            neutral = {"||": "false", "&&": "true"}.get(node.value or "")
+            left, right = node.children
+            if neutral is not None and right.kind == "lit" and right.value == neutral:
+                return left
+            if neutral is not None and left.kind == "lit" and left.value == neutral:
+                return right
         if kind == "if":
             return self._if(node)
+        if kind == "loop" and len(node.children) in (2, 3):
+            _settle_step(node)
+        if kind in ("loop", "foreach") and len(node.children) >= 2 and o.dead_code:
+            _trim_continue(node.children[1] if kind == "loop" else node.children[-1], self)
+        if kind == "foreach" and o.inline_temporaries and len(node.children) == 3:
+            _adopt_loop_alias(node)
+        if kind == "cond" and o.dead_code and len(node.children) == 3 and node.children[0].kind == "lit" \
+                and node.children[0].value in ("true", "false"):
+            return node.children[1] if node.children[0].value == "true" else node.children[2]
         if kind == "cond" and o.invert_if and len(node.children) == 3 and _is_negative(node.children[0]):
             c, a, b = node.children
             return Node("cond", children=[_negate(c), b, a])
@@ -221,6 +268,12 @@ class _Rewriter:
 
     def _if(self, node: Node) -> Node:
         o = self.o
+        if o.dead_code and node.children and node.children[0].kind == "lit" \
+                and node.children[0].value in ("true", "false"):
+            # spliced into the enclosing block by flatten_blocks
+            if node.children[0].value == "true":
+                return node.children[1]
+            return node.children[2] if len(node.children) == 3 else Node("block")
         if len(node.children) == 3 and not node.children[2].children:
             node.children.pop()
         if o.invert_if and len(node.children) == 3 and not node.children[1].children:
@@ -232,6 +285,13 @@ class _Rewriter:
             merged = _as_ternary(node)
             if merged is not None:
                 return merged
+        if o.if_to_ternary and len(node.children) == 2 and len(node.children[1].children) == 1:
+            only = node.children[1].children[0]
+            if only.kind == "assign" and len(only.children) == 2 and _is_pure(only.children[0]):
+                # `if c: x = a` is `x = a if c else x`
+                target, value = only.children
+                return Node("assign", children=[target, Node("cond", children=[node.children[0], value,
+                                                                                 unbound_copy(target)])])
         return node
 
     def _block(self, node: Node) -> None:
@@ -257,6 +317,15 @@ class _Rewriter:
                     and not stmt.children[1].children and _is_pure(stmt.children[0]):
                 continue
             out.append(stmt)
+        if o.split_tuples:
+            out = [piece for stmt in out for piece in self._split_tuple(stmt)]
+        if o.dead_code:
+            out = [s for s in out if not (s.kind == "declare" and all(c.kind == "id" for c in s.children))]
+            out = [s for s in out if not (s.kind == "assign" and len(s.children) == 2
+                                          and s.children[0].kind == "id"
+                                          and s.children[0].sexpr() == s.children[1].sexpr())]
+        if o.index_loops:
+            out = _index_loops(out)
         if o.strip_docstrings:
             out = [s for i, s in enumerate(out)
                    if s.kind != "str" and not (s.kind in NO_EFFECT and i < len(out) - 1)]
@@ -269,6 +338,33 @@ class _Rewriter:
             out = self._early_return(out)
         node.children = out
 
+    def _split_tuple(self, stmt: Node) -> list[Node]:
+        """``a, b = x, y`` → ``a = x; b = y`` when no target is read on the right;
+        ``a, b = (x, y) if c else (z, w)`` → an if/else of such assignments."""
+        if stmt.kind != "assign" or len(stmt.children) != 2 or stmt.children[0].kind != "tuple":
+            return [stmt]
+        target, value = stmt.children
+        if value.kind == "cond" and len(value.children) == 3:
+            c, a, b = value.children
+            if a.kind == "tuple" and b.kind == "tuple" and len(a.children) == len(b.children) == len(target.children):
+                then = Node("block", children=self._split_tuple(Node("assign", children=[target.copy(), a])))
+                other = Node("block", children=self._split_tuple(Node("assign", children=[target, b])))
+                if len(then.children) > 1 or len(other.children) > 1:
+                    self._block(then)
+                    self._block(other)
+                    return [self._if(Node("if", children=[c, then, other]))]
+            return [stmt]
+        if value.kind != "tuple" or len(value.children) != len(target.children):
+            return [stmt]
+        if any(t.kind != "id" for t in target.children):
+            return [stmt]
+        # sequential equals parallel when no value reads a target assigned before it
+        for k, v in enumerate(value.children):
+            earlier = {t.value for t in target.children[:k]}
+            if any(n.kind == "id" and n.value in earlier for n in v.walk()):
+                return [stmt]
+        return [Node("assign", children=[t, v]) for t, v in zip(target.children, value.children, strict=True)]
+
     def _early_return(self, stmts: list[Node]) -> list[Node]:
         for i, stmt in enumerate(stmts):
             if (stmt.kind == "if" and len(stmt.children) == 2 and i < len(stmts) - 1
@@ -279,11 +375,65 @@ class _Rewriter:
         return stmts
 
 
+def _settle_step(loop: Node) -> None:
+    """``while i < n: …; i += 1`` → the increment becomes the loop's step block,
+    as a C-style ``for`` has it (so ``for`` ≡ ``while`` even with ``continue``)."""
+    if len(loop.children) == 3:
+        if not loop.children[2].children:
+            loop.children.pop()
+        return
+    cond, body = loop.children
+    if not body.children:
+        return
+    last = body.children[-1]
+    cond_names = {n.value for n in cond.walk() if n.kind == "id"}
+    if last.kind in ("augassign", "assign") and last.children and last.children[0].kind == "id" \
+            and last.children[0].value in cond_names and not _jumps(last):
+        body.children.pop()
+        loop.children.append(Node("block", children=[last]))
+
+
+def _adopt_loop_alias(loop: Node) -> None:
+    """``for s in xs: v = s; …`` (``s`` unused otherwise) → ``for v in xs: …``."""
+    target, _, body = loop.children
+    if target.kind != "id" or not body.children:
+        return
+    first = body.children[0]
+    if (first.kind == "assign" and len(first.children) == 2 and first.children[0].kind == "id"
+            and first.children[1].kind == "id" and first.children[1].value == target.value
+            and not any(_mentions(s, target.value or "") for s in body.children[1:])):
+        loop.children[0] = first.children[0]
+        body.children = body.children[1:]
+
+
+def _trim_continue(body: Node, rewriter: _Rewriter) -> None:
+    """A ``continue`` that ends a loop body does nothing: ``for …: if c: continue else: B``
+    → ``for …: if not c: B``."""
+    if not body.children:
+        return
+    last = body.children[-1]
+    if last.kind == "continue" and not last.children:
+        body.children.pop()
+        return
+    if last.kind != "if" or len(last.children) != 3:
+        return
+    cond, then, other = last.children
+    is_continue = [len(b.children) == 1 and b.children[0].kind == "continue" for b in (then, other)]
+    if is_continue[1]:
+        body.children[-1] = rewriter._if(Node("if", children=[cond, then]))
+    elif is_continue[0]:
+        body.children[-1] = rewriter._if(Node("if", children=[_negate(cond), other]))
+
+
 def _as_ternary(node: Node) -> Node | None:
     c, then, other = node.children
     if len(then.children) != 1 or len(other.children) != 1:
         return None
     a, b = then.children[0], other.children[0]
+    # `t += x` beside `t = y`: spell the compound one out so both assign `t`
+    if {a.kind, b.kind} == {"assign", "augassign"} and len(a.children) == 2 and len(b.children) == 2 \
+            and a.children[0].sexpr() == b.children[0].sexpr():
+        a, b = (_spelled_out(n) for n in (a, b))
     if a.kind != b.kind or a.value != b.value:
         return None
     if a.kind == "return" and len(a.children) == 1 and len(b.children) == 1:
@@ -292,6 +442,158 @@ def _as_ternary(node: Node) -> Node | None:
             and a.children[0].sexpr() == b.children[0].sexpr():
         return Node(a.kind, a.value, [a.children[0], Node("cond", children=[c, a.children[1], b.children[1]])])
     return None
+
+
+def _spelled_out(node: Node) -> Node:
+    if node.kind != "augassign":
+        return node
+    target, value = node.children
+    return Node("assign", children=[target, Node("binop", node.value, [unbound_copy(target), value])])
+
+
+# -- index loops over a collection ------------------------------------------------
+
+SUBSCRIPTS = frozenset(["subscript", "subscript_expression", "array_access", "index_expression"])
+LENGTH_PROPS = frozenset(["length", "len", "size", "count"])
+
+
+def _length_of(node: Node) -> Node | None:
+    """``len(x)``, ``x.length``, ``x.len()``, ``x.size()`` → ``x``."""
+    if node.kind == "call" and len(node.children) == 2 and node.children[0].kind == "id" \
+            and node.children[0].value == "len":
+        return node.children[1]
+    if node.kind == "member" and len(node.children) == 2 and node.children[1].value in LENGTH_PROPS:
+        return node.children[0]
+    if node.kind == "call" and len(node.children) == 1:
+        return _length_of(node.children[0])
+    return None
+
+
+def _element_of(node: Node, seq: str, index: str) -> bool:
+    """``x[i]`` or ``x.get(i)``."""
+    if node.kind in SUBSCRIPTS and len(node.children) == 2:
+        return node.children[0].sexpr() == seq and node.children[1].kind == "id" \
+            and node.children[1].value == index
+    if node.kind == "call" and len(node.children) == 2 and node.children[0].kind == "member" \
+            and node.children[0].children[-1].value == "get":
+        return node.children[0].children[0].sexpr() == seq and node.children[1].kind == "id" \
+            and node.children[1].value == index
+    return False
+
+
+def _mentions(node: Node, name: str) -> int:
+    return sum(1 for n in node.walk() if n.kind == "id" and n.value == name)
+
+
+def _index_loops(stmts: list[Node]) -> list[Node]:
+    """``i = 0; while i < len(xs): x = xs[i]; …; i += 1`` → ``for x in xs: …``.
+
+    Only when ``i`` is used for nothing but ``xs[i]`` that single element fetch
+    and its increment, and not after the loop.
+    """
+    out = list(stmts)
+    for k, loop in enumerate(out):
+        if loop.kind != "loop" or len(loop.children) not in (2, 3):
+            continue
+        cond, body = loop.children[0], loop.children[1]
+        stepping = loop.children[2].children if len(loop.children) == 3 else []
+        if cond.kind != "cmp" or cond.value != "<" or len(cond.children) != 2 or cond.children[0].kind != "id":
+            continue
+        index = cond.children[0].value or ""
+        seq_node = _length_of(cond.children[1])
+        if seq_node is None or not _is_pure(seq_node):
+            continue
+        seq = seq_node.sexpr()
+        steps = [s for s in body.children + stepping if s.kind == "augassign" and s.value == "+"
+                 and s.children[0].kind == "id" and s.children[0].value == index
+                 and s.children[1].kind == "num" and s.children[1].value == "1"]
+        if len(steps) != 1 or any(s is not steps[0] for s in stepping) or _has_continue(body):
+            continue
+        rest = [s for s in body.children if s is not steps[0]]
+        fetches = [s for s in rest if s.kind == "assign" and len(s.children) == 2
+                   and s.children[0].kind in ("id", "tuple") and _element_of(s.children[1], seq, index)]
+        if fetches:
+            target = fetches[0].children[0]
+            rest = [s for s in rest if s is not fetches[0]]
+        else:
+            target = Node("id", "_item", bind=True)
+        element_uses = sum(1 for s in rest for n in s.walk() if _element_of(n, seq, index))
+        if sum(_mentions(s, index) for s in rest) != element_uses:
+            continue
+        init_at, start = None, None
+        for j in range(k - 1, -1, -1):
+            prev = out[j]
+            if prev.kind == "assign" and prev.children[0].kind == "id" and prev.children[0].value == index:
+                if prev.children[1].kind == "num":
+                    init_at, start = j, prev.children[1].value
+                break
+            if _mentions(prev, index):
+                break
+        if init_at is None or any(_mentions(s, index) for s in out[k + 1:]):
+            continue
+        for s in rest:
+            _replace_elements(s, seq, index, target)
+        iterable = seq_node if start == "0" else Node(
+            "subscript", children=[seq_node, Node("slice", None, [Node("num", start)])])
+        out[k] = Node("foreach", children=[target, iterable, Node("block", children=rest)])
+        del out[init_at]
+        return _index_loops(out)
+    return out
+
+
+def _has_continue(node: Node) -> bool:
+    stack = list(node.children)
+    while stack:
+        n = stack.pop()
+        if n.kind == "continue":
+            return True
+        if n.kind not in ("loop", "foreach", "func"):
+            stack.extend(n.children)
+    return False
+
+
+def _replace_elements(node: Node, seq: str, index: str, target: Node) -> None:
+    for i, child in enumerate(node.children):
+        if _element_of(child, seq, index):
+            node.children[i] = unbound_copy(target)
+        else:
+            _replace_elements(child, seq, index, target)
+
+
+# -- single-use temporaries --------------------------------------------------------
+
+def _inline_temporaries(root: Node) -> None:
+    """``parts = s.split(); for p in parts: …`` → ``for p in s.split(): …``.
+
+    A name assigned once and read exactly once, in the very next statement, is
+    an extracted expression; it is put back where it is used.
+    """
+    counts: dict[str, int] = {}
+    for n in root.walk():
+        if n.kind == "id" and n.value is not None:
+            counts[n.value] = counts.get(n.value, 0) + 1
+    for block in [n for n in root.walk() if n.kind in CONTAINERS]:
+        stmts = block.children
+        k = 0
+        while k < len(stmts) - 1:
+            stmt = stmts[k]
+            if (stmt.kind == "assign" and len(stmt.children) == 2 and stmt.children[0].kind == "id"
+                    and stmt.children[0].bind and counts.get(stmt.children[0].value or "") == 2):
+                name = stmt.children[0].value or ""
+                nxt = stmts[k + 1]
+                if _mentions(nxt, name) == 1 and nxt.kind != "func":
+                    _substitute(nxt, name, stmt.children[1])
+                    del stmts[k]
+                    continue
+            k += 1
+
+
+def _substitute(node: Node, name: str, value: Node) -> None:
+    for i, child in enumerate(node.children):
+        if child.kind == "id" and child.value == name:
+            node.children[i] = value
+            return
+        _substitute(child, name, value)
 
 
 # -- pass-through wrappers ---------------------------------------------------------
@@ -346,19 +648,14 @@ def _inline_wrappers(root: Node) -> None:
                     holders.append((container, stmt))
     if not wrappers:
         return
-    used = False
+    for container, stmt in holders:
+        container.children = [s for s in container.children if s is not stmt]
     for node in root.walk():
-        if node.kind != "call" or not node.children:
-            continue
-        callee = node.children[0]
-        name = callee.value if callee.kind == "id" else (
-            callee.children[-1].value if callee.kind == "member" and callee.children else None)
-        if name in wrappers:
-            node.children[0] = wrappers[name].copy()
-            used = True
-    if used:
-        for container, stmt in holders:
-            container.children = [s for s in container.children if s is not stmt]
+        for i, child in enumerate(node.children):
+            name = child.value if child.kind == "id" and not child.bind else (
+                child.children[-1].value if child.kind == "member" and child.children else None)
+            if name in wrappers and not (child.kind == "member" and node.kind != "call"):
+                node.children[i] = wrappers[name].copy()
 
 
 # -- unused pure assignments -----------------------------------------------------
@@ -467,37 +764,50 @@ def _rename(root: Node) -> None:
             collect(child, scope)
 
     collect(root, None)
-    global_map: dict[str, str] = {}
+    # Numbers go by first *read*, then by first binding for names never read, so
+    # the order of independent declarations does not change the numbering.
+    reads: dict[object, list[str]] = {}
+    binds: dict[object, list[str]] = {}
 
-    def global_name(name: str) -> str:
-        if name not in global_map:
-            global_map[name] = f"g{len(global_map)}"
-        return global_map[name]
-
-    def resolve(node: Node, scopes: list[tuple[set[str], dict[str, str]]]) -> None:
+    def scope_of(node: Node, scopes: list[tuple[int, set[str]]]) -> object | None:
         name = node.value
         if name is None:
-            return
+            return None
         if node.kind != "prop":
-            for names, mapping in reversed(scopes):
+            for key, names in reversed(scopes):
                 if name in names:
-                    if name not in mapping:
-                        mapping[name] = f"v{len(mapping)}"
-                    node.value = mapping[name]
-                    return
-        if name in globals_bound:
-            node.value = global_name(name)
+                    return key
+        return "global" if name in globals_bound else None
 
-    def walk(node: Node, scopes: list[tuple[set[str], dict[str, str]]]) -> None:
+    def visit(node: Node, scopes: list[tuple[int, set[str]]], action) -> None:  # type: ignore[no-untyped-def]
         for index, child in enumerate(node.children):
             if node.kind == "func" and index == 0 and child.kind in ("id", "prop", "type"):
-                resolve(child, scopes[:-1])
+                action(child, scope_of(child, scopes[:-1]))
                 continue
             if child.kind in ("id", "prop", "type"):
-                resolve(child, scopes)
+                action(child, scope_of(child, scopes))
             if child.kind == "func":
-                walk(child, scopes + [(func_locals.get(id(child), set()), {})])
+                visit(child, scopes + [(id(child), func_locals.get(id(child), set()))], action)
             else:
-                walk(child, scopes)
+                visit(child, scopes, action)
 
-    walk(root, [])
+    def record(node: Node, key: object | None) -> None:
+        if key is None or node.value is None:
+            return
+        table = binds if node.bind else reads
+        seen = table.setdefault(key, [])
+        if node.value not in seen:
+            seen.append(node.value)
+
+    visit(root, [], record)
+    numbering: dict[object, dict[str, str]] = {}
+    for key in set(reads) | set(binds):
+        order = reads.get(key, []) + [n for n in binds.get(key, []) if n not in reads.get(key, [])]
+        prefix = "g" if key == "global" else "v"
+        numbering[key] = {name: f"{prefix}{i}" for i, name in enumerate(order)}
+
+    def apply(node: Node, key: object | None) -> None:
+        if key is not None and node.value is not None:
+            node.value = numbering[key][node.value]
+
+    visit(root, [], apply)

@@ -13,7 +13,7 @@ kind           children
 ``module``     top-level statements
 ``block``      statements (braced blocks, Python suites, class bodies)
 ``if``         condition, then-block[, else-block]  (``elif`` nests)
-``loop``       condition, body-block (``while`` and C-style ``for``)
+``loop``       condition, body-block[, step-block] (``while``, C-style ``for``)
 ``foreach``    target, iterable, body-block
 ``cond``       condition, when-true, when-false (ternaries)
 ``assign``     target, value (also declarations with an initialiser)
@@ -46,7 +46,14 @@ from ..tree import Node
 
 DELIMITERS = frozenset("( ) [ ] { } , ; : . ::".split()) | {"", "\n"}
 COMPARISONS = frozenset(["<", ">", "<=", ">=", "==", "!=", "===", "!==", "is", "is not", "in", "not in"])
-BINDING_WRAPPERS = frozenset(["tuple", "params"])
+
+
+def unbound_copy(node: Node) -> Node:
+    """A copy of ``node`` used as a read (binding marks cleared)."""
+    out = node.copy()
+    for n in out.walk():
+        n.bind = False
+    return out
 
 
 def mark_binding(node: Node) -> None:
@@ -156,7 +163,9 @@ class LanguageSpec(ABC):
     # member access: type -> (object field, property field)
     member_types: ClassVar[dict[str, tuple[str, str]]] = {}
     binding_fields: ClassVar[frozenset[str]] = frozenset(["name", "pattern"])
-    non_binding_parents: ClassVar[frozenset[str]] = frozenset(["keyword_argument"])
+    non_binding_parents: ClassVar[frozenset[str]] = frozenset([
+        "keyword_argument", "scoped_identifier", "scoped_type_identifier", "generic_type", "pair",
+    ])
     dropped_fields: ClassVar[frozenset[str]] = frozenset(["type", "return_type", "result", "type_parameters"])
     keep_type_parents: ClassVar[frozenset[str]] = frozenset()
     # Rust: a block's trailing expression is the function's value
@@ -421,17 +430,18 @@ class Lowerer:
         pre = self._lower_all([n for n in inits if n.is_named])
         cond_node = self.one(cond) if cond is not None and cond.is_named else None
         block = self.as_block(body)
-        block.children.extend(self._lower_all([n for n in updates if n.is_named]))
-        return pre + [Node("loop", children=[cond_node or Node("lit", "true"), block])]
+        step = Node("block", children=self._lower_all([n for n in updates if n.is_named]))
+        # the update is the loop's third child so that `continue` keeps its meaning
+        children = [cond_node or Node("lit", "true"), block] + ([step] if step.children else [])
+        return pre + [Node("loop", children=children)]
 
     def counting_loop(self, target: Node, start: Node, stop: Node, body: Node) -> list[Node]:
         """``for i in range(a, b)`` ≡ ``i = a; while i < b: ...; i += 1``."""
         mark_binding(target)
         init = Node("assign", children=[target, start])
-        step = Node("augassign", "+", [target.copy(), Node("num", "1")])
-        body.children.append(step)
-        cond = Node("cmp", "<", [target.copy(), stop])
-        return [init, Node("loop", children=[cond, body])]
+        step = Node("augassign", "+", [unbound_copy(target), Node("num", "1")])
+        cond = Node("cmp", "<", [unbound_copy(target), stop])
+        return [init, Node("loop", children=[cond, body, Node("block", children=[step])])]
 
     def _foreach(self, node: TSNode) -> list[Node]:
         target_f, iter_f = self.spec.foreach_types[node.type]

@@ -41,7 +41,6 @@ class EcmaScript(LanguageSpec):
     declarator_types = {"variable_declarator": ("name", "value")}
     call_types = {"call_expression": ("function", "arguments"), "new_expression": ("constructor", "arguments")}
     member_types = {"member_expression": ("object", "property")}
-    non_binding_parents = frozenset(["pair"])
 
 
 @register

@@ -21,29 +21,28 @@ class Variant:
     name: str
 
 
+def _sections(text: str) -> list[tuple[str, list[str]]]:
+    """(header, body lines) per ``@@@@`` section."""
+    sections: list[tuple[str, list[str]]] = []
+    for line in text.splitlines():
+        if line.startswith("@@@@ "):
+            sections.append((line[5:].strip(), []))
+        elif sections:
+            sections[-1][1].append(line)
+    return sections
+
+
 def load_groups() -> dict[str, list[Variant]]:
     groups: dict[str, list[Variant]] = {}
     for path in sorted(CORPUS.glob("*.txt")):
         stem = path.name[: -len(".txt")]
         language = LANGUAGE_BY_SUFFIX[Path(stem).suffix]
         variants: list[Variant] = []
-        role, disguises, lines = None, (), []
-
-        def flush() -> None:
-            if role is not None:
-                variants.append(Variant(stem, language, role, disguises, "\n".join(lines) + "\n",
-                                        f"{stem}#{len(variants)}:{role}"))
-
-        for line in path.read_text().splitlines():
-            if line.startswith("@@@@ "):
-                flush()
-                header = line[5:].strip()
-                role = header.split()[0]
-                disguises = tuple(d.strip() for d in header[len(role):].strip(" []").split(",") if d.strip())
-                lines = []
-            else:
-                lines.append(line)
-        flush()
+        for index, (header, lines) in enumerate(_sections(path.read_text())):
+            role = header.split()[0]
+            disguises = tuple(d.strip() for d in header[len(role):].strip(" []").split(",") if d.strip())
+            variants.append(Variant(stem, language, role, disguises, "\n".join(lines) + "\n",
+                                    f"{stem}#{index}:{role}"))
         groups[stem] = variants
     return groups
 
