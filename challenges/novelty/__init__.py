@@ -19,7 +19,10 @@ Dedup decision
 
 Known-contamination corpus
     ``parse_jsonl(lines)`` -> ``list[CorpusEntry]`` (all-or-nothing, ``CorpusError``
-    lists every bad line), ``dump_jsonl(entries)``, ``load_default_corpus()``.
+    lists every bad line in ``extra["errors"]``), ``dump_jsonl(entries)`` -> str,
+    ``load_corpus(path=DEFAULT_CORPUS_PATH)`` (the shipped
+    ``challenges/data/contamination_corpus.jsonl``), ``corpus_set(entries)`` -> a
+    comparison set for ``check``; ``CATEGORIES``.
 
 Rotation (Strategy 3)
     ``RotationPolicy`` (config), ``UsageRecord``, ``RotationTemplate``,
@@ -32,6 +35,7 @@ Rotation (Strategy 3)
     ``health_score(stats, policy)``.
 """
 
+from .corpus import CATEGORIES, DEFAULT_CORPUS_PATH, CorpusEntry, corpus_set, dump_jsonl, load_corpus, parse_jsonl
 from .decision import Decision, Thresholds, Verdict, WindowPolicy, check, select_hall_of_fame
 from .errors import (
     ConfigError,
@@ -77,6 +81,13 @@ from .similarity import (
 )
 
 __all__ = [
+    "CATEGORIES",
+    "DEFAULT_CORPUS_PATH",
+    "CorpusEntry",
+    "corpus_set",
+    "dump_jsonl",
+    "load_corpus",
+    "parse_jsonl",
     "DEFAULT_WEIGHTS",
     "Block",
     "BugClassDecision",

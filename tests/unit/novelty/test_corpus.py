@@ -101,11 +101,7 @@ def test_shipped_entries_are_distinct_patterns():
 def test_no_two_shipped_entries_are_near_duplicates():
     from challenges.novelty.similarity import similarity
 
-    too_close = [
-        (a.key, b.key)
-        for a, b in combinations(SHIPPED, 2)
-        if similarity(a.fingerprint, b.fingerprint) > 0.90
-    ]
+    too_close = [(a.key, b.key) for a, b in combinations(SHIPPED, 2) if similarity(a.fingerprint, b.fingerprint) > 0.90]
     assert too_close == []
 
 
