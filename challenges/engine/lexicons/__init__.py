@@ -82,6 +82,8 @@ Guarantees template authors can rely on (enforced by ``validate_lexicon``):
 - no lexicon value is one of ``SCAFFOLD_WORDS`` (``service``, ``store``,
   ``cache``, ``config``, ``errors``, ``add``, ``update`` ...), so templates may
   use those words for their own structure without clashing with the domain;
+- identifier words are two or more ASCII letters (no digits), so any word
+  splitter recovers them from any case style;
 - no two values within one lexicon collide after re-casing (``pallet_count``
   vs ``palletcount``), so every role maps to a distinct identifier and file;
 - plurals are English plurals of the singular's head word;

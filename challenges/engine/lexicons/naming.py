@@ -15,9 +15,10 @@ style a code emitter needs::
 
 ``split_words`` accepts snake, kebab, camel, Pascal, upper snake and
 space-separated text. Conversion is lossless for lexicon values (including
-PascalCase error names) because every lexicon word starts with two lower-case
-letters (``[a-z]{2}[a-z0-9]*``): a capital always begins a new word and an
-all-capital chunk is one word. Arbitrary text is split on a best-effort basis
+PascalCase error names) because every lexicon word is two or more letters
+(``[a-z]{2,}``): a capital always begins a new word and an all-capital chunk
+is one word. Names composed with literal words containing digits also round
+trip as long as each word starts with two letters (``"co2_level"``). Arbitrary text is split on a best-effort basis
 (``"HTTPServer"`` -> ``("http", "server")``).
 """
 

@@ -68,12 +68,13 @@ TOP_LEVEL_KEYS: tuple[str, ...] = (
     "statuses", "categories", "errors", "samples", "log_phrases",
 )
 
-# Words start with two letters so every case style converts back losslessly
-# (see naming.split_words).
-IDENTIFIER_RE = re.compile(r"[a-z]{2}[a-z0-9]*(?:_[a-z]{2}[a-z0-9]*)*")
+# Words are two or more ASCII letters: every case style then converts back
+# losslessly with any reasonable word splitter (digits are split differently by
+# different tools: "co2_level" may come back as "co_2_level").
+IDENTIFIER_RE = re.compile(r"[a-z]{2,}(?:_[a-z]{2,})*")
 KEY_RE = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 DOMAIN_RE = re.compile(r"[a-z][a-z0-9]*(?:[ \-][a-z0-9]+)*")
-ERROR_NAME_RE = re.compile(r"(?:[A-Z][a-z][a-z0-9]*){2,}")
+ERROR_NAME_RE = re.compile(r"(?:[A-Z][a-z]+){2,}")
 CURRENCY_RE = re.compile(r"[A-Z]{3}")
 UNIT_TEXT_RE = re.compile(r"[a-z][a-z0-9]*(?:[ \-][a-z0-9]+)*")
 RATE_RE = re.compile(r"[a-z][a-z0-9]*(?:[ \-][a-z0-9]+)* per [a-z]+")
@@ -215,7 +216,7 @@ def _identifier(value: Any, path: str, policy: LexiconPolicy) -> str:
         raise LexiconError(
             "bad_identifier", path,
             f"{text!r} is not lower snake_case ASCII of at most "
-            f"{policy.max_identifier_length} characters whose words start with two letters",
+            f"{policy.max_identifier_length} characters, words of two or more letters",
         )
     _markers(text, path)
     _not_reserved(text, path)

@@ -78,6 +78,7 @@ CASES = [
     ("bad_identifier", "fields.quantity", _set("fields.quantity", "pallet_count_")),
     ("bad_identifier", "verbs.create", _set("verbs.create", "9register")),
     ("bad_identifier", "fields.label", _set("fields.label", "x_ray_consignee")),
+    ("bad_identifier", "fields.rate", _set("fields.rate", "co2_rate")),
     ("bad_identifier", "fields.label", _set("fields.label", "consignée")),
     ("bad_identifier", "fields.label", _set("fields.label", "consignee_" + "name_" * 6 + "full")),
     ("bad_identifier", "project_names[0]", _set("project_names.0", "Cold-Track")),
@@ -108,6 +109,7 @@ CASES = [
     ("bad_error_name", "errors.conflict", _set("errors.conflict", "Conflict")),
     ("bad_error_name", "errors.conflict", _set("errors.conflict", "Dock_Conflict")),
     ("bad_error_name", "errors.conflict", _set("errors.conflict", "DOCKConflict")),
+    ("bad_error_name", "errors.unavailable", _set("errors.unavailable", "Co2SensorOffline")),
     ("wrong_type", "errors.conflict", _set("errors.conflict", 409)),
     # collisions between roles, also after re-casing
     ("collision", "fields.label", _set("fields.label", "pallet")),
