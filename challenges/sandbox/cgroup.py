@@ -94,8 +94,9 @@ class RunCgroup:
         return [int(tok) for tok in text.split()]
 
     def kill_all(self) -> None:
-        # Repeat: a fork bomb may spawn between reading the list and the kill.
-        for _ in range(50):
+        # Repeat: a fork bomb may spawn between reading the list and the kill, and killed
+        # processes stay listed until they are reaped.
+        for _ in range(500):
             pids = self.members()
             if not pids:
                 return
@@ -104,15 +105,15 @@ class RunCgroup:
                     os.kill(pid, signal.SIGKILL)
                 except ProcessLookupError:
                     pass
-            time.sleep(0.005)
+            time.sleep(0.001)
 
     def close(self) -> None:
         self.kill_all()
-        for _ in range(200):
+        for _ in range(1000):
             try:
                 self.path.rmdir()
                 return
             except FileNotFoundError:
                 return
             except OSError:
-                time.sleep(0.005)
+                time.sleep(0.001)

@@ -52,9 +52,23 @@ def default_layout() -> HostLayout:
     return HostLayout(pids_cgroup_root=discover_pids_cgroup())
 
 
+def copied_files(extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Sandbox path -> host file of everything copied (not bound) into the sandbox root.
+
+    Copies leave no mount entry, so /proc/self/mountinfo never shows the platform's own paths.
+    """
+    files = {f"/etc/{name}": str(ROOTFS_DIR / "etc" / name)
+             for name in sorted(os.listdir(ROOTFS_DIR / "etc"))}
+    files.update(extra or {})
+    return files
+
+
 def bwrap_argv(layout: HostLayout, workdir: Path, limits: Limits, env: Mapping[str, str],
-               ro_binds: Mapping[str, str] | None = None) -> list[str]:
-    """The bubblewrap command line (without the sandboxed argv). ``ro_binds``: dest -> host."""
+               file_fds: Mapping[str, int] | None = None) -> list[str]:
+    """The bubblewrap command line (without the sandboxed argv).
+
+    ``file_fds``: sandbox path -> open fd whose content bubblewrap copies to that path.
+    """
     assert layout.bwrap_path is not None
     args = [layout.bwrap_path, "--unshare-all", "--unshare-user", "--disable-userns",
             "--die-with-parent", "--new-session", "--hostname", layout.hostname,
@@ -64,8 +78,6 @@ def bwrap_argv(layout: HostLayout, workdir: Path, limits: Limits, env: Mapping[s
             args += ["--ro-bind", path, path]
     for target, link in SYSTEM_SYMLINKS:
         args += ["--symlink", target, link]
-    for name in sorted(os.listdir(ROOTFS_DIR / "etc")):
-        args += ["--ro-bind", str(ROOTFS_DIR / "etc" / name), f"/etc/{name}"]
     args += ["--ro-bind", layout.python_prefix, SANDBOX_PYTHON_PREFIX]
     if layout.node_path and not layout.node_in_usr:
         node_prefix = os.path.dirname(os.path.dirname(layout.node_path))
@@ -74,8 +86,10 @@ def bwrap_argv(layout: HostLayout, workdir: Path, limits: Limits, env: Mapping[s
     tmp_bytes = str(limits.tmp_size_mb * _MB)
     args += ["--proc", "/proc", "--dev", "/dev", "--size", tmp_bytes, "--tmpfs", "/dev/shm",
              "--remount-ro", "/dev", "--size", tmp_bytes, "--tmpfs", "/tmp"]
-    for dest, host in sorted((ro_binds or {}).items()):
-        args += ["--ro-bind", host, dest]
+    for parent in sorted({os.path.dirname(dest) for dest in file_fds or {}}):
+        args += ["--perms", "0755", "--dir", parent]
+    for dest, fd in sorted((file_fds or {}).items()):
+        args += ["--perms", "0444", "--file", str(fd), dest]
     # The sandbox root is bubblewrap's own tmpfs; making it read-only leaves /tmp and
     # /workspace as the only writable places.
     args += ["--bind", str(workdir), WORKSPACE, "--remount-ro", "/", "--chdir", WORKSPACE,
@@ -86,14 +100,43 @@ def bwrap_argv(layout: HostLayout, workdir: Path, limits: Limits, env: Mapping[s
     return args
 
 
+class _OpenFiles:
+    """Read-only fds for ``copied_files``, inheritable by bubblewrap, closed on exit."""
+
+    def __init__(self, files: Mapping[str, str]) -> None:
+        self.fds: dict[str, int] = {}
+        try:
+            for dest, host in files.items():
+                fd = os.open(host, os.O_RDONLY | os.O_CLOEXEC)
+                os.set_inheritable(fd, True)
+                self.fds[dest] = fd
+        except OSError:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        for fd in self.fds.values():
+            os.close(fd)
+        self.fds = {}
+
+    def __enter__(self) -> _OpenFiles:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 @functools.lru_cache(maxsize=8)
 def _probe_bwrap(layout: HostLayout) -> str | None:
     """None if bubblewrap can build our sandbox here, else the reason it cannot."""
     with tempfile.TemporaryDirectory(prefix="sbx-probe-") as tmp:
-        argv = bwrap_argv(layout, Path(tmp), Limits(), {"PATH": "/usr/bin:/bin"})
         try:
-            proc = subprocess.run([*argv, "/bin/true"], capture_output=True, timeout=10,
-                                  env={"PATH": "/usr/bin:/bin"}, stdin=subprocess.DEVNULL)
+            with _OpenFiles(copied_files()) as files:
+                argv = bwrap_argv(layout, Path(tmp), Limits(), {"PATH": "/usr/bin:/bin"},
+                                  files.fds)
+                proc = subprocess.run([*argv, "/bin/true"], capture_output=True, timeout=10,
+                                      env={"PATH": "/usr/bin:/bin"}, stdin=subprocess.DEVNULL,
+                                      pass_fds=tuple(files.fds.values()))
         except (OSError, subprocess.TimeoutExpired) as exc:
             return f"{layout.bwrap_path} could not be started: {exc}"
     if proc.returncode != 0:
@@ -169,17 +212,22 @@ def resolve_mode(layout: HostLayout, allow_unsafe: bool) -> bool:
 def run_prepared(argv: Sequence[str], *, workdir: Path, limits: Limits, env: Mapping[str, str],
                  layout: HostLayout, sandboxed: bool, stdin_data: bytes | None = None,
                  channels: Sequence[Channel] = (),
-                 ro_binds: Mapping[str, str] | None = None) -> RunResult:
-    """Shared body of ``run`` and the test runners (extra binds, stdin, result channels)."""
+                 extra_files: Mapping[str, str] | None = None) -> RunResult:
+    """Shared body of ``run`` and the test runners (extra files, stdin, result channels).
+
+    ``extra_files``: sandbox path -> host file copied read-only into the sandbox.
+    """
     root = os.geteuid() == 0
     cgroup = RunCgroup(layout.pids_cgroup_root, limits.max_processes) \
         if layout.pids_cgroup_root else None
     try:
         if sandboxed:
-            cmd = [*bwrap_argv(layout, workdir, limits, env, ro_binds), *argv]
-            return execute(cmd, env={"PATH": "/usr/bin:/bin"}, cwd=str(workdir), limits=limits,
-                           cgroup=cgroup, apply_nproc=not root, stdin_data=stdin_data,
-                           channels=channels)
+            with _OpenFiles(copied_files(extra_files)) as files:
+                cmd = [*bwrap_argv(layout, workdir, limits, env, files.fds), *argv]
+                return execute(cmd, env={"PATH": "/usr/bin:/bin"}, cwd=str(workdir),
+                               limits=limits, cgroup=cgroup, apply_nproc=not root,
+                               stdin_data=stdin_data, channels=channels,
+                               pass_fds=tuple(files.fds.values()))
         with tempfile.TemporaryDirectory(prefix="sbx-home-") as home:
             return execute(list(argv), env=unsafe_env(env, layout, workdir, home),
                            cwd=str(workdir), limits=limits, cgroup=cgroup,

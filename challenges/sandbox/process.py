@@ -143,7 +143,7 @@ def _kill_tree(proc: subprocess.Popen, cgroup: RunCgroup | None) -> None:
 
 def execute(cmd: Sequence[str], *, env: Mapping[str, str], cwd: str, limits: Limits,
             cgroup: RunCgroup | None, apply_nproc: bool, stdin_data: bytes | None = None,
-            channels: Sequence[Channel] = ()) -> RunResult:
+            channels: Sequence[Channel] = (), pass_fds: Sequence[int] = ()) -> RunResult:
     """Run ``cmd`` bounded by ``limits``; see the module docstring."""
     prefix, preexec = limit_prefix(rlimit_values(limits, apply_nproc=apply_nproc))
     full = [*prefix, *cmd]
@@ -155,7 +155,8 @@ def execute(cmd: Sequence[str], *, env: Mapping[str, str], cwd: str, limits: Lim
         proc = subprocess.Popen(
             full, stdin=subprocess.PIPE if stdin_data is not None else subprocess.DEVNULL,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(env), cwd=cwd,
-            start_new_session=True, pass_fds=tuple(c.write_fd for c in channels),
+            start_new_session=True,
+            pass_fds=(*pass_fds, *(c.write_fd for c in channels)),
             preexec_fn=preexec,  # noqa: PLW1509 - only when prlimit is missing
         )
     finally:

@@ -30,6 +30,8 @@ from .types import Limits, RunResult, SandboxInputError
 VERDICTS = ("passed", "failed", "error", "skipped")
 LANGUAGES = ("python", "javascript")
 _CHANNEL_BYTES = 8 * 1024 * 1024
+_DRIVER_FILES = {f"{SANDBOX_RUNNER_DIR}/{name}": str(DRIVERS_DIR / name)
+                 for name in ("unittest_driver.py", "node_reporter.mjs")}
 
 
 @dataclass(frozen=True)
@@ -148,7 +150,7 @@ def run_tests(workdir: Path, *, language: str, test_paths: list[str],
         result = run_prepared(argv, workdir=root, limits=limits, env=sandbox_env(None),
                               layout=layout, sandboxed=sandboxed, stdin_data=stdin.encode(),
                               channels=[channel],
-                              ro_binds={SANDBOX_RUNNER_DIR: str(DRIVERS_DIR)})
+                              extra_files=_DRIVER_FILES)
     finally:
         channel.close()
     verdicts, reasons, plan, done, problems = parse_records(bytes(channel.data), token)

@@ -163,3 +163,26 @@ def test_bwrap_command_line_uses_neutral_destinations(workdir: Path):
     destinations = [argv[i + 2] for i, a in enumerate(argv) if a in ("--ro-bind", "--bind")]
     assert "/workspace" in destinations
     assert not [d for d in destinations if d.startswith(("/root", "/work/", "/home"))]
+
+
+def test_mount_table_shows_no_platform_paths(workdir: Path):
+    result = run(["cat", "/proc/self/mountinfo"], workdir=workdir)
+    assert result.returncode == 0 and "/workspace" in result.stdout
+    package_dir = str(Path(__file__).resolve().parents[3] / "challenges")
+    for needle in (package_dir, "rootfs", "drivers", "/work/main"):
+        assert needle not in result.stdout
+
+
+def test_synthetic_etc_and_runner_files_are_read_only_copies(workdir: Path):
+    result = run(["sh", "-c", "cat /etc/passwd; stat -c '%a' /etc/passwd; echo x >> /etc/hosts"],
+                 workdir=workdir)
+    assert "dev:x:1000:1000" in result.stdout and "\n444\n" in result.stdout
+    assert result.returncode != 0
+
+
+def test_memory_limit_stops_large_allocations(workdir: Path):
+    code = "b = bytearray(600 * 1024 * 1024)\nprint('allocated')"
+    result = run(["python3", "-c", code], workdir=workdir, limits=Limits(memory_mb=256))
+    assert "MemoryError" in result.stderr and "allocated" not in result.stdout
+    ok = run(["python3", "-c", code], workdir=workdir, limits=Limits(memory_mb=1024))
+    assert ok.stdout == "allocated\n"
