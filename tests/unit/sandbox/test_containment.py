@@ -186,3 +186,23 @@ def test_memory_limit_stops_large_allocations(workdir: Path):
     assert "MemoryError" in result.stderr and "allocated" not in result.stdout
     ok = run(["python3", "-c", code], workdir=workdir, limits=Limits(memory_mb=1024))
     assert ok.stdout == "allocated\n"
+
+
+def test_concurrent_runs_are_independent(tmp_path: Path):
+    from concurrent.futures import ThreadPoolExecutor
+
+    dirs = []
+    for i in range(4):
+        path = tmp_path / f"w{i}"
+        path.mkdir()
+        (path / "n.txt").write_text(str(i))
+        dirs.append(path)
+    bomb = dirs[0]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        futures = [pool.submit(run, ["python3", "-c", FORK_BOMB], workdir=bomb,
+                               limits=Limits(max_processes=8))]
+        futures += [pool.submit(run, ["sh", "-c", "sleep 0.2; cat n.txt"], workdir=d)
+                    for d in dirs[1:]]
+        results = [f.result() for f in futures]
+    assert results[0].stdout.startswith("blocked after")
+    assert [r.stdout for r in results[1:]] == ["1", "2", "3"]

@@ -86,3 +86,39 @@ def test_unsafe_mode_runs_python_tests(project):
                             layout=NO_BWRAP, allow_unsafe=True)
     assert outcome.verdicts == {"tests/test_calc.py::DoubleTests::test_double": "passed"}
     assert outcome.error is None
+
+
+def test_unsafe_mode_runs_javascript_tests(project):
+    root = project({"lib.js": "module.exports = { inc: (n) => n + 1 };\n",
+                    "test/lib.test.js": """
+                        const { test } = require('node:test');
+                        const assert = require('node:assert');
+                        const { inc } = require('../lib');
+                        test('increments', () => assert.strictEqual(inc(1), 2));
+                        test('wrong', () => assert.strictEqual(inc(1), 3));
+                    """})
+    with pytest.warns(RuntimeWarning):
+        outcome = run_tests(root, language="javascript", test_paths=["test/lib.test.js"],
+                            layout=NO_BWRAP, allow_unsafe=True)
+    assert outcome.verdicts == {"test/lib.test.js::increments": "passed",
+                                "test/lib.test.js::wrong": "failed"}
+
+
+def test_root_without_pids_cgroup_is_refused_but_unsafe_keeps_bubblewrap(workdir: Path):
+    import os
+
+    from challenges.sandbox.core import default_layout
+
+    base = default_layout()
+    layout = HostLayout(bwrap_path=base.bwrap_path, python_prefix=base.python_prefix,
+                        node_path=base.node_path, pids_cgroup_root=None)
+    reason = check_available(layout)
+    if os.geteuid() != 0:
+        assert reason is None  # RLIMIT_NPROC binds non-root callers; no cgroup needed
+        return
+    assert reason is not None and "max_processes" in reason
+    with pytest.raises(SandboxUnavailable):
+        run(["true"], workdir=workdir, layout=layout)
+    with pytest.warns(RuntimeWarning):
+        result = run(["hostname"], workdir=workdir, layout=layout, allow_unsafe=True)
+    assert result.stdout == "devbox\n"  # still inside bubblewrap, only the pids cap is gone
