@@ -223,3 +223,8 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_str("GAUNTLET_LOG_LEVEL", "INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }
+
+# --- Sandbox --------------------------------------------------------------------------
+# Without bubblewrap the platform refuses to run oracles. This explicit development
+# switch runs them with rlimits only, and every run logs a loud warning.
+GAUNTLET_SANDBOX_ALLOW_UNSAFE = env_bool("GAUNTLET_SANDBOX_ALLOW_UNSAFE", False)

@@ -1,0 +1,1 @@
+"""Writes and heavy operations for challenges, split by sub-domain."""

@@ -1,0 +1,159 @@
+"""Submissions: validate, enforce quotas atomically, record, queue evaluation after commit."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from datetime import datetime, time
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from competition.errors import (
+    BoutNotAccepting,
+    Conflict,
+    IdempotencyMismatch,
+    PatchInvalid,
+    QuotaExceeded,
+    ValidationFailed,
+)
+from competition.models import Agent, Attempt, BoutEntry, Submission
+from competition.patchcheck import PatchRejected, check_patch
+from competition.services.attempts import attempt_for_agent, bout_accepting
+from core.config import config_value
+from core.queue import enqueue_on_commit
+
+IN_FLIGHT = (Submission.State.QUEUED, Submission.State.RUNNING)
+
+
+@dataclass(frozen=True)
+class SubmissionMetadata:
+    trace: Any = None
+    tokens: int | None = None
+    cost_usd: Decimal | None = None
+    claimed_elapsed_seconds: float | None = None
+
+    @classmethod
+    def parse(cls, data: dict[str, Any]) -> SubmissionMetadata:
+        tokens = data.get("tokens")
+        if tokens is not None and (isinstance(tokens, bool) or not isinstance(tokens, int) or tokens < 0):
+            raise ValidationFailed("tokens must be a non-negative integer.", code="invalid", extra={"field": "tokens"})
+        cost = data.get("cost_usd")
+        if cost is not None:
+            try:
+                cost = Decimal(str(cost))
+            except InvalidOperation:
+                raise ValidationFailed("cost_usd must be a number.", code="invalid", extra={"field": "cost_usd"}) from None
+            if cost < 0 or not cost.is_finite():
+                raise ValidationFailed("cost_usd must not be negative.", code="invalid", extra={"field": "cost_usd"})
+        claimed = data.get("claimed_elapsed_seconds")
+        if claimed is not None and (isinstance(claimed, bool) or not isinstance(claimed, (int, float)) or claimed < 0):
+            raise ValidationFailed(
+                "claimed_elapsed_seconds must be a non-negative number.", code="invalid",
+                extra={"field": "claimed_elapsed_seconds"},
+            )
+        return cls(trace=data.get("trace"), tokens=tokens, cost_usd=cost, claimed_elapsed_seconds=claimed)
+
+
+def _request_digest(attempt_handle: str, patch: str, metadata: SubmissionMetadata) -> str:
+    body = json.dumps(
+        {
+            "attempt": attempt_handle, "patch": patch, "trace": metadata.trace, "tokens": metadata.tokens,
+            "cost_usd": None if metadata.cost_usd is None else str(metadata.cost_usd),
+            "claimed_elapsed_seconds": metadata.claimed_elapsed_seconds,
+        },
+        sort_keys=True, separators=(",", ":"), default=str,
+    )
+    return hashlib.sha256(body.encode()).hexdigest()
+
+
+def _validate_key(key: str) -> str:
+    key = (key or "").strip()
+    if not key or len(key) > 200 or not key.isprintable():
+        raise ValidationFailed(
+            "Send an Idempotency-Key header of 1 to 200 printable characters.", code="idempotency_key_required",
+            extra={"field": "Idempotency-Key"},
+        )
+    return key
+
+
+def _check_quotas(*, entry: BoutEntry, attempt: Attempt, agent: Agent, now: datetime) -> None:
+    bout = entry.bout
+    per_attempt = Submission.objects.filter(attempt=attempt).count()
+    if per_attempt >= bout.submissions_per_attempt:
+        raise QuotaExceeded("This attempt has used all its submissions.",
+                            extra={"quota": "per_attempt", "limit": bout.submissions_per_attempt})
+    day_start = datetime.combine(now.date(), time.min, tzinfo=now.tzinfo)
+    today = Submission.objects.filter(agent=agent, received_at__gte=day_start).count()
+    if today >= bout.submissions_per_day:
+        raise QuotaExceeded("This agent has used today's submissions.",
+                            extra={"quota": "per_day", "limit": bout.submissions_per_day})
+    in_flight = Submission.objects.filter(agent=agent, state__in=IN_FLIGHT).count()
+    if in_flight >= bout.concurrent_evaluations:
+        raise QuotaExceeded("Too many of this agent's submissions are still being evaluated.",
+                            extra={"quota": "concurrent_evaluations", "limit": bout.concurrent_evaluations})
+
+
+def submission_create(
+    *, agent: Agent, attempt_handle: str, patch: str, idempotency_key: str, metadata: SubmissionMetadata
+) -> tuple[Submission, bool]:
+    """Record a submission and queue its evaluation; returns (submission, created).
+
+    Replaying an idempotency key with the same request returns the first submission;
+    with a different request it is refused (422). Quotas are checked under a lock on the
+    agent's bout entry, so concurrent requests can never exceed them.
+    """
+    from challenges.services.workspaces import WorkspaceError, patch_check_applies
+
+    key = _validate_key(idempotency_key)
+    digest = _request_digest(attempt_handle, patch or "", metadata)
+    with transaction.atomic():
+        attempt = attempt_for_agent(agent=agent, handle=attempt_handle)
+        entry = BoutEntry.objects.select_for_update().select_related("bout").get(pk=attempt.entry_id)
+        existing = Submission.objects.filter(agent=agent, idempotency_key=key).first()
+        if existing is not None:
+            if existing.request_sha256 != digest:
+                raise IdempotencyMismatch("This Idempotency-Key was used for a different request.")
+            return existing, False
+        now = timezone.now()
+        if not bout_accepting(entry.bout, now):
+            raise BoutNotAccepting(f"This bout is {entry.bout.state} and does not accept submissions.",
+                                   extra={"state": entry.bout.state})
+        if entry.disqualified_at is not None:
+            raise Conflict("This agent is disqualified from the bout.", code="disqualified")
+        if attempt.state == Attempt.State.EXPIRED or attempt.expires_at <= now:
+            raise Conflict("This attempt has expired.", code="attempt_expired")
+        _check_quotas(entry=entry, attempt=attempt, agent=agent, now=now)
+        try:
+            check_patch(patch or "", max_bytes=config_value("competition.patch_max_bytes"))
+            patch_check_applies(instance=attempt.challenge.instance, patch=patch)
+        except PatchRejected as exc:
+            raise PatchInvalid(exc.message, code=exc.code, extra={"path": exc.path} if exc.path else {}) from exc
+        except WorkspaceError as exc:
+            raise PatchInvalid(exc.message, code=exc.code) from exc
+        submission = Submission.objects.create(
+            handle=_new_handle(), attempt=attempt, agent=agent, idempotency_key=key, request_sha256=digest,
+            patch=patch, patch_sha256=hashlib.sha256(patch.encode()).hexdigest(), trace=metadata.trace,
+            tokens=metadata.tokens, cost_usd=metadata.cost_usd,
+            claimed_elapsed_seconds=metadata.claimed_elapsed_seconds, received_at=now,
+        )
+        enqueue_on_commit("competition.tasks.evaluate_submission", submission.pk)
+    return submission, True
+
+
+def _new_handle() -> str:
+    from challenges.naming import new_name
+
+    return new_name("submission")
+
+
+def submission_for_agent(*, agent: Agent, handle: str) -> Submission:
+    from competition.errors import NotFound
+
+    submission = Submission.objects.select_related("attempt").filter(handle=handle, agent=agent).first()
+    if submission is None:
+        raise NotFound("Not found.", code="not_found")
+    return submission
