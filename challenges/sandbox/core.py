@@ -218,8 +218,13 @@ def run_prepared(argv: Sequence[str], *, workdir: Path, limits: Limits, env: Map
     ``extra_files``: sandbox path -> host file copied read-only into the sandbox.
     """
     root = os.geteuid() == 0
-    cgroup = RunCgroup(layout.pids_cgroup_root, limits.max_processes) \
-        if layout.pids_cgroup_root else None
+    cgroup = None
+    if layout.pids_cgroup_root:
+        try:
+            cgroup = RunCgroup(layout.pids_cgroup_root, limits.max_processes)
+        except OSError as exc:
+            raise SandboxUnavailable(f"cannot create a pids cgroup under "
+                                     f"{layout.pids_cgroup_root}: {exc}") from exc
     try:
         if sandboxed:
             with _OpenFiles(copied_files(extra_files)) as files:

@@ -122,3 +122,15 @@ def test_root_without_pids_cgroup_is_refused_but_unsafe_keeps_bubblewrap(workdir
     with pytest.warns(RuntimeWarning):
         result = run(["hostname"], workdir=workdir, layout=layout, allow_unsafe=True)
     assert result.stdout == "devbox\n"  # still inside bubblewrap, only the pids cap is gone
+
+
+def test_unusable_pids_cgroup_is_reported_as_unavailable(workdir: Path, tmp_path: Path):
+    from challenges.sandbox.core import default_layout
+
+    base = default_layout()
+    layout = HostLayout(bwrap_path=base.bwrap_path, python_prefix=base.python_prefix,
+                        node_path=base.node_path,
+                        pids_cgroup_root=str(tmp_path / "no-such-cgroup"))
+    with pytest.raises(SandboxUnavailable) as info:
+        run(["true"], workdir=workdir, layout=layout)
+    assert "pids cgroup" in str(info.value)
