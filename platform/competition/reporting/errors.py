@@ -1,0 +1,14 @@
+"""The one error the reporting core raises: bad input, with a stable code and the field."""
+
+from __future__ import annotations
+
+
+class ReportingInputError(ValueError):
+    """A figure was asked of input it cannot be computed from (negative counts, NaN times...)."""
+
+    code = "reporting_input_invalid"
+
+    def __init__(self, field: str, message: str):
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
