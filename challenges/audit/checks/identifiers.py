@@ -1,0 +1,38 @@
+"""Check 2, identifiers: catalogue vocabulary anywhere an agent can look.
+
+Every ``AuditContext.catalogue_terms`` entry (template slug and title, family,
+bug class and type, canary and red-herring labels, instance and draw ids,
+lexicon key, other catalogue words) is searched in every surface: file
+contents and names, historical blobs and paths, refs, commit and tag messages,
+identities, ``.git`` metadata, archive name, URLs, headers, payload,
+environment and extra texts.  Matching follows ``challenges.audit.text``
+(separator- and case-insensitive word sequences, plus the fused form when it is
+not an ordinary word).  Code ``catalogue_term``; the message names the term's
+kind and the form that matched.
+"""
+
+from __future__ import annotations
+
+from challenges.audit.findings import Finding
+from challenges.audit.surface import Surface
+from challenges.audit.target import AuditContext
+from challenges.audit.text import compile_terms, longest_hits, term_words
+
+NAME = "identifiers"
+NUMBER = 2
+
+
+def run(surface: Surface, context: AuditContext) -> list[Finding]:
+    kinds = {}
+    for term in context.catalogue_terms:
+        kinds.setdefault(term_words(term.text), term.kind)
+    matchers = [m for m in compile_terms([t.text for t in context.catalogue_terms], context.ordinary_words)
+                if m.searchable]
+    findings: list[Finding] = []
+    for item in surface.items:
+        for matcher, hit in longest_hits(item.index, matchers):
+            kind = kinds.get(matcher.sequence, "catalogue")
+            form = "" if hit.form == "words" else " (fused)"
+            findings.append(Finding(NAME, "catalogue_term", f"{kind} {matcher.term!r}{form} in {item.surface}",
+                                    item.where(hit.offset)))
+    return findings
