@@ -48,9 +48,11 @@ class AnalysedSolution:
         return {"name": self.name, "nodes": self.size, "digest": self.prepared.digest}
 
 
-def analyse_tree(name: str, tree: Node, language: str, params: AnalysisParams = AnalysisParams()) -> AnalysedSolution:
+def analyse_tree(
+    name: str, tree: Node, language: str, params: AnalysisParams = AnalysisParams(), *, in_place: bool = False
+) -> AnalysedSolution:
     """Normalise an already lowered tree (e.g. :attr:`.patches.ChangedUnit.tree`)."""
-    normal = normalise(tree, params.normalise)
+    normal = normalise(tree, params.normalise, in_place=in_place)
     return AnalysedSolution(name, language, normal, prepare(normal))
 
 
@@ -60,7 +62,7 @@ def analyse_source(
     parsed = parse_source(source, language, solution=name)
     if isinstance(parsed, ParseFailure):
         return parsed
-    return analyse_tree(name, parsed, language, params)
+    return analyse_tree(name, parsed, language, params, in_place=True)
 
 
 @dataclass

@@ -9,12 +9,13 @@ bracket while it straddles a *decision threshold* (the convergence bands and the
 canonical-match levels). Stages, cheapest first:
 
 1. identical normal forms (equal digests) → exactly 0;
-2. size and label-histogram lower bounds (:mod:`.bounds`) – a pair whose lower
-   bound is already at or above every threshold is settled without looking
-   further (*filtered*);
-3. the top-down upper bound (an explicit edit script);
-4. exact Zhang–Shasha when its cost fits ``exact_cell_budget``;
-5. otherwise the preorder string-edit lower bound.
+2. size and preorder string-edit lower bounds (:mod:`.bounds`) – a pair whose
+   lower bound is already at or above every threshold is settled without
+   looking further (*filtered*);
+3. the top-down upper bound (an explicit edit script, costed only up to the
+   top threshold);
+4. exact Zhang–Shasha when the bracket still straddles a threshold and its
+   cost fits ``exact_cell_budget``; otherwise the bracket is reported as is.
 
 **Guarantee.** ``lower ≤ distance ≤ upper`` always holds (each bound is proven
 in :mod:`.bounds` and tested against the exact distance). Every decision uses
@@ -26,10 +27,11 @@ threshold after all stages are listed with both bounds.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .bounds import histogram_lower_bound, preorder_lower_bound, size_lower_bound, top_down_upper_bound
+from .bounds import preorder_lower_bound, size_lower_bound, top_down_upper_bound
 from .errors import InvalidParameterError
 from .prepared import PreparedTree
 from .ted import ted_cost, tree_edit_distance
@@ -111,16 +113,20 @@ def compare(
     if a.digest == b.digest:
         return PairDistance(names[0], names[1], 0.0, 0.0, "identical")
     top = max(thresholds) if thresholds else 1.0
-    lower = max(size_lower_bound(a, b), histogram_lower_bound(a, b))
+    lower = size_lower_bound(a, b)
+    if lower / scale < top or params.always_exact:
+        # enough to prove "at or above the top threshold"; a cheaper early stop
+        cutoff = None if params.always_exact else math.ceil(top * scale)
+        lower = max(lower, preorder_lower_bound(a, b, cutoff))
     if lower / scale >= top and not params.always_exact:
         return PairDistance(names[0], names[1], min(1.0, lower / scale), 1.0, "filtered")
-    upper = min(top_down_upper_bound(a, b), scale)
+    # an edit script dearer than the top threshold decides nothing: stop costing it there
+    limit = None if params.always_exact else int(top * scale) + 1
+    upper = min(top_down_upper_bound(a, b, limit), scale)
     exact_ok = ted_cost(a, b) <= params.exact_cell_budget
     if exact_ok and (params.always_exact or _undecided(lower / scale, upper / scale, thresholds)):
         value = min(tree_edit_distance(a, b), scale)
         return PairDistance(names[0], names[1], value / scale, value / scale, "exact")
-    if _undecided(lower / scale, upper / scale, thresholds):
-        lower = max(lower, preorder_lower_bound(a, b))
     lower = min(lower, upper)
     return PairDistance(names[0], names[1], lower / scale, upper / scale,
                         "exact" if lower == upper else "bounds")

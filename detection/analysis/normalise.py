@@ -45,7 +45,7 @@ Rules of :func:`normalise`
     ``compare_orientation`` – ``a > b`` → ``b < a``; ``a >= b`` → ``b <= a``;
         ``not (a < b)`` → ``b <= a``; ``not not c`` → ``c``
     ``reorder`` – adjacent statements with no data dependency get one canonical
-        order (by name-blind structure): ``b = g(y); a = f(x)`` →
+        order (by name- and literal-blind structure): ``b = g(y); a = f(x)`` →
         ``a = f(x); b = g(y)``. Two statements depend on each other when one
         writes a name the other reads or writes (a method call's receiver counts
         as written), or either can jump (return/break/continue/throw). Calls are
@@ -65,7 +65,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .languages.base import unbound_copy
-from .tree import Node, shape_key
+from .tree import Node
 
 JUMPS = frozenset(["return", "break", "continue", "throw"])
 STATEMENT_KINDS = JUMPS | {"assign", "augassign", "declare", "if", "loop", "foreach", "func"}
@@ -103,9 +103,9 @@ class NormaliseOptions:
 DEFAULT_OPTIONS = NormaliseOptions()
 
 
-def normalise(tree: Node, options: NormaliseOptions = DEFAULT_OPTIONS) -> Node:
-    """A normalised copy of ``tree`` (the input is not modified)."""
-    root = tree.copy()
+def normalise(tree: Node, options: NormaliseOptions = DEFAULT_OPTIONS, *, in_place: bool = False) -> Node:
+    """A normalised copy of ``tree`` (with ``in_place``, ``tree`` itself is rewritten)."""
+    root = tree if in_place else tree.copy()
     if options.inline_wrappers:
         _inline_wrappers(root)
     if options.dead_code:
@@ -115,13 +115,14 @@ def normalise(tree: Node, options: NormaliseOptions = DEFAULT_OPTIONS) -> Node:
     root = _Rewriter(options).rewrite(root)
     if options.inline_temporaries:
         _inline_temporaries(root)
+    ties: set[int] = set()
     if options.reorder:
-        _reorder(root, _bound_names(root))
+        ties = _reorder(root, _bound_names(root))
     if options.rename:
         _rename(root)
-        if options.reorder:
+        if options.reorder and ties:
             # names now carry order-independent numbers: settle ties such as `a = 0; b = 0`
-            _reorder(root, set())
+            _reorder(root, set(), only=ties)
     return root
 
 
@@ -686,56 +687,101 @@ def _remove_unused_assignments(root: Node) -> bool:
 
 # -- reordering of independent statements -----------------------------------------------
 
-def _effects(stmt: Node) -> tuple[set[str], set[str], bool]:
-    """(reads, writes, can_jump) of one statement."""
-    if stmt.kind == "func":
-        name = stmt.children[0].value if stmt.children and stmt.children[0].kind in ("id", "prop") else None
-        return set(), {name} if name else set(), False
+class _Facts:
+    """What reordering needs to know about one statement."""
+
+    __slots__ = ("key", "reads", "writes", "jumps")
+
+    def __init__(self, key: int, reads: set[str], writes: set[str], jumps: bool) -> None:
+        self.key = key
+        self.reads = reads
+        self.writes = writes
+        self.jumps = jumps
+
+
+def _reorder(root: Node, declared: set[str], only: set[int] | None = None) -> set[int]:
+    """Sort independent adjacent statements, innermost containers first.
+
+    Returns the ids of containers where statements tied on their name-blind
+    key (``only`` restricts a later pass to those containers).
+    """
+    ties: set[int] = set()
+    _order(root, frozenset(declared), ties, only)
+    return ties
+
+
+def _order(node: Node, erase: frozenset[str], ties: set[int], only: set[int] | None) -> int:
+    keys = [_order(child, erase, ties, only) for child in node.children]
+    if node.kind in CONTAINERS and len(node.children) > 1 and (only is None or id(node) in only):
+        facts = [_statement_facts(child, key) for child, key in zip(node.children, keys, strict=True)]
+        if len(set(keys)) < len(keys):
+            ties.add(id(node))
+        order = _schedule(facts)
+        node.children = [node.children[j] for j in order]
+        keys = [keys[j] for j in order]
+    kind, value = node.kind, node.value
+    # literal values stay out of the key too, so a copier's tweaked constant
+    # does not move the whole statement (and everything after it in the order)
+    blind = (kind in ("id", "prop", "type") and value in erase) or kind in ("num", "str")
+    return hash((kind if blind else node.label, tuple(keys)))
+
+
+def _statement_facts(stmt: Node, key: int) -> _Facts:
     reads: set[str] = set()
     writes: set[str] = set()
-    for n in stmt.walk():
-        if n.kind in ("id", "prop") and n.value is not None:
-            if n.bind:
-                writes.add(n.value)
-            elif n.kind == "id":
-                reads.add(n.value)
-        elif n.kind in ("augassign", "assign") and n.children:
-            base = n.children[0]
-            while base.children and base.kind not in ("id",):
-                base = base.children[0]
-            if base.kind == "id" and base.value is not None:
-                writes.add(base.value)
-        elif n.kind == "call" and n.children and n.children[0].kind == "member":
-            receiver = n.children[0].children[0] if n.children[0].children else None
-            if receiver is not None and receiver.kind == "id" and receiver.value is not None:
-                writes.add(receiver.value)
-    return reads, writes, _jumps(stmt)
-
-
-def _reorder(root: Node, declared: set[str]) -> None:
-    erase = frozenset(declared)
-    for container in [n for n in root.walk() if n.kind in CONTAINERS]:
-        stmts = container.children
-        if len(stmts) < 2:
+    if stmt.kind == "func":
+        # defining a function runs none of its body
+        name = stmt.children[0].value if stmt.children and stmt.children[0].kind in ("id", "prop") else None
+        return _Facts(key, reads, {name} if name else writes, False)
+    jumps = False
+    stack = [stmt]
+    while stack:
+        n = stack.pop()
+        kind = n.kind
+        if kind in ("id", "prop"):
+            if n.value is not None:
+                if n.bind:
+                    writes.add(n.value)
+                elif kind == "id":
+                    reads.add(n.value)
             continue
-        effects = [_effects(s) for s in stmts]
-        keys = [shape_key(s, erase) for s in stmts]
-        preds: list[set[int]] = []
-        for j, (rj, wj, jj) in enumerate(effects):
-            deps = set()
-            for i in range(j):
-                ri, wi, ji = effects[i]
-                if ji or jj or wi & (rj | wj) or wj & ri:
-                    deps.add(i)
-            preds.append(deps)
-        placed: set[int] = set()
-        order: list[int] = []
-        while len(order) < len(stmts):
-            ready = [j for j in range(len(stmts)) if j not in placed and preds[j] <= placed]
-            pick = min(ready, key=lambda j: (keys[j], j))
-            placed.add(pick)
-            order.append(pick)
-        container.children = [stmts[j] for j in order]
+        if kind == "func":
+            continue
+        if kind in JUMPS:
+            jumps = True
+        written = None
+        if kind in ("augassign", "assign") and n.children:
+            written = n.children[0]
+            while written.children and written.kind != "id":
+                written = written.children[0]
+        elif kind == "call" and n.children and n.children[0].kind == "member" and n.children[0].children:
+            written = n.children[0].children[0]  # a method call may change its receiver
+        if written is not None and written.kind == "id" and written.value is not None:
+            writes.add(written.value)
+        stack.extend(n.children)
+    return _Facts(key, reads, writes, jumps)
+
+
+def _schedule(facts: list[_Facts]) -> list[int]:
+    """Canonical topological order: among statements whose dependencies are
+    placed, take the smallest structural key (ties keep source order)."""
+    n = len(facts)
+    preds: list[set[int]] = []
+    for j, fj in enumerate(facts):
+        deps = set()
+        for i in range(j):
+            fi = facts[i]
+            if fi.jumps or fj.jumps or fi.writes & (fj.reads | fj.writes) or fj.writes & fi.reads:
+                deps.add(i)
+        preds.append(deps)
+    placed: set[int] = set()
+    order: list[int] = []
+    while len(order) < n:
+        pick = min((j for j in range(n) if j not in placed and preds[j] <= placed),
+                   key=lambda j: (facts[j].key, j))
+        placed.add(pick)
+        order.append(pick)
+    return order
 
 
 # -- alpha-renaming -----------------------------------------------------------------

@@ -61,7 +61,7 @@ def parse_source(source: str | bytes, language: str, *, solution: str = "solutio
         if snippet:
             detail += f" near {snippet!r}"
         return ParseFailure(solution, row + 1, col + 1, detail)
-    lowered = lowerer_for(language).lower(root)
+    lowered = lowerer_for(language, data).lower(root)
     if len(lowered) == 1 and lowered[0].kind == "module":
         return lowered[0]
     return Node("module", children=lowered)

@@ -198,7 +198,6 @@ def changed_functions(patch: str, workspace: Mapping[str, str], language: str) -
     """The functions ``patch`` changes, lowered into one ``module`` tree."""
     spec = get_language(language)
     applied = apply_patch(workspace, patch)
-    lowerer = lowerer_for(language)
     picked: list[ChangedFunction] = []
     trees: list[Node] = []
     errors: list[ParseFailure] = []
@@ -206,6 +205,7 @@ def changed_functions(patch: str, workspace: Mapping[str, str], language: str) -
         if language_for_extension(os.path.splitext(path)[1]) != spec.name:
             continue
         data = applied.files[path].encode("utf-8")
+        lowerer = lowerer_for(language, data)
         root = parser_for(language).parse(data).root_node
         if root.has_error:
             bad = _first_error(root) or root

@@ -55,18 +55,3 @@ class Node:
 
     def __repr__(self) -> str:
         return f"Node({self.sexpr()})"
-
-
-def shape_key(node: Node, erase: frozenset[str] | set[str] = frozenset()) -> str:
-    """Structural key with the given identifier names erased.
-
-    Used to order independent statements before renaming, so the key must not
-    depend on the names the solution chose for its own variables.
-    """
-    if node.kind in ("id", "prop", "type") and node.value in erase:
-        label = node.kind
-    else:
-        label = node.label
-    if not node.children:
-        return label
-    return "(" + label + " " + " ".join(shape_key(c, erase) for c in node.children) + ")"

@@ -46,9 +46,9 @@ def parser_for(name: str) -> Parser:
     return Parser(grammar(name))
 
 
-@cache
-def lowerer_for(name: str) -> Lowerer:
-    return Lowerer(get_language(name))
+def lowerer_for(name: str, data: bytes) -> Lowerer:
+    """A lowerer for one source text (cheap: the handler table is shared)."""
+    return Lowerer(get_language(name), data)
 
 
 def language_for_extension(ext: str) -> str | None:

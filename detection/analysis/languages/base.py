@@ -185,15 +185,22 @@ class LanguageSpec(ABC):
         return {}
 
 
+_TABLES: dict[str, dict[str, Handler]] = {}
+
+
 class Lowerer:
-    """Lowers one tree-sitter tree into the shared vocabulary."""
+    """Lowers one tree-sitter tree (of the source bytes ``data``) into the shared vocabulary."""
 
-    def __init__(self, spec: LanguageSpec) -> None:
+    def __init__(self, spec: LanguageSpec, data: bytes = b"") -> None:
         self.spec = spec
-        self.handlers: dict[str, Handler] = self._build_handlers()
+        self.data = data
+        table = _TABLES.get(spec.name)
+        if table is None:
+            table = _TABLES[spec.name] = self._build_handlers(spec)
+        self.handlers = table
 
-    def _build_handlers(self) -> dict[str, Handler]:
-        s = self.spec
+    @staticmethod
+    def _build_handlers(s: LanguageSpec) -> dict[str, Handler]:
         table: dict[str, Handler] = {}
 
         def put(types: object, handler: Handler) -> None:
@@ -264,9 +271,9 @@ class Lowerer:
     def field(self, node: TSNode, name: str) -> TSNode | None:
         return node.child_by_field_name(name)
 
-    @staticmethod
-    def text(node: TSNode) -> str:
-        return node.text.decode("utf-8", "replace") if node.text is not None else ""
+    def text(self, node: TSNode) -> str:
+        # slicing the source is much cheaper than tree-sitter's Node.text
+        return self.data[node.start_byte:node.end_byte].decode("utf-8", "replace")
 
     # -- generic ----------------------------------------------------------
     def _generic(self, node: TSNode) -> list[Node]:
