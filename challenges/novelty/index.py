@@ -7,9 +7,12 @@ live entries, at a fraction of the cost.
 How it works
     Every set-valued field (the five string fields as token-bigram sets, the three
     list fields as item sets) is a :class:`_Column`: each distinct value is interned
-    to a small integer and stored once, as a CSR row of element ids. Each indexed
-    fingerprint is then just one ``int32`` per column plus its ``int8`` tier, an
-    ``int64`` key, an ``int64`` timestamp and a liveness flag (about 50 bytes).
+    to a small integer and stored once, as a CSR row of element ids (string fields
+    find their id through a dict; list fields, which may have a distinct set per
+    fingerprint, through a compact numpy hash table). Each indexed fingerprint is
+    then one value id per column (``uint16``, widened to ``int32`` for a column
+    once it passes 65,536 distinct values), an ``int8`` tier, an ``int64`` key, an
+    ``int64`` timestamp and a liveness flag: 34-50 bytes plus growth slack.
 
     A query computes the Jaccard similarity of the candidate's value against every
     *distinct* value of a column with a few vectorised numpy operations, multiplies by
@@ -25,7 +28,7 @@ Exactness
     Ties are broken by key ascending, including at the ``k``-th place.
 
 Incremental
-    :meth:`add` appends to growable arrays (capacity doubles, so appends are
+    :meth:`add` appends to growable arrays (capacity grows by half, so appends are
     amortised O(1); nothing is rebuilt). :meth:`remove` and :meth:`expire` set
     tombstones; once dead rows outnumber live ones (and there are at least
     ``compact_min_dead`` of them) the arrays are compacted and distinct values no
@@ -59,6 +62,8 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _MICROSECOND = timedelta(microseconds=1)
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 SET_FIELDS: tuple[str, ...] = STRING_FIELDS + LIST_FIELDS
+#: Row ids of a column start as uint16 and widen to int32 once it has more distinct values.
+NARROW_ID_LIMIT = int(np.iinfo(np.uint16).max) + 1
 _TIERS = range(TIER_MIN, TIER_MAX + 1)
 
 
@@ -69,7 +74,7 @@ def _to_micros(at: datetime, field: str = "at") -> int:
 
 
 class _Growable:
-    """A 1-D numpy array with amortised O(1) append (capacity doubles)."""
+    """A 1-D numpy array with amortised O(1) append (capacity grows by half)."""
 
     __slots__ = ("data", "n")
 
@@ -80,7 +85,7 @@ class _Growable:
     def _reserve(self, extra: int) -> None:
         need = self.n + extra
         if need > len(self.data):
-            capacity = max(need, 2 * len(self.data))
+            capacity = max(need, len(self.data) + len(self.data) // 2)
             grown = np.empty(capacity, dtype=self.data.dtype)
             grown[: self.n] = self.data[: self.n]
             self.data = grown
@@ -99,6 +104,9 @@ class _Growable:
     def view(self) -> np.ndarray:
         return self.data[: self.n]
 
+    def widen(self, dtype: Any) -> None:
+        self.data = self.data.astype(dtype)
+
     def replace(self, values: np.ndarray) -> None:
         self.data = np.array(values, dtype=self.data.dtype)
         self.n = len(self.data)
@@ -111,47 +119,56 @@ class _Growable:
 
 
 class _Column:
-    """Distinct values of one set-valued field, each stored once as element ids."""
+    """Distinct values of one set-valued field, each stored once as a CSR row of element ids.
+
+    Subclasses decide how a value finds its id (:class:`_TextColumn`: a dict of the
+    few distinct strings; :class:`_SetColumn`: a numpy hash table, because list
+    fields such as ``key_concepts`` can have a distinct set per fingerprint and a
+    Python dict entry per set would cost more than the rest of the index).
+    """
 
     def __init__(self, field: str) -> None:
         self.field = field
-        self.value_ids: dict[Hashable, int] = {}
-        self.values: list[Any] = []
         self.element_ids: dict[Hashable, int] = {}
+        self.element_list: list[Hashable] = []
         self.offsets = _Growable(np.int64)
         self.offsets.append(0)
         self.elements = _Growable(np.int32)
-        self.sizes = _Growable(np.int32)
 
-    def intern(self, value: Any) -> int:
-        found = self.value_ids.get(value)
-        if found is not None:
-            return found
+    @property
+    def count(self) -> int:
+        return self.offsets.n - 1
+
+    def _ids_of(self, value: Any) -> list[int]:
         ids = []
         for element in field_elements(self.field, value):
             eid = self.element_ids.get(element)
             if eid is None:
-                eid = self.element_ids[element] = len(self.element_ids)
+                eid = self.element_ids[element] = len(self.element_list)
+                self.element_list.append(element)
             ids.append(eid)
         ids.sort()
+        return ids
+
+    def _append_row(self, ids: list[int]) -> int:
         self.elements.extend(ids)
         self.offsets.append(self.elements.n)
-        self.sizes.append(len(ids))
-        vid = self.value_ids[value] = len(self.values)
-        self.values.append(value)
-        return vid
+        return self.count - 1
+
+    def row(self, vid: int) -> np.ndarray:
+        return self.elements.data[self.offsets.data[vid] : self.offsets.data[vid + 1]]
 
     def similarities(self, value: Any) -> np.ndarray:
         """Jaccard of ``value`` against every distinct value, indexed by value id."""
         query = field_elements(self.field, value)
         known = [self.element_ids[e] for e in query if e in self.element_ids]
-        sizes = self.sizes.view().astype(np.int64)
+        offsets = self.offsets.view()
+        sizes = np.diff(offsets)
         if known:
-            mark = np.zeros(len(self.element_ids), dtype=bool)
+            mark = np.zeros(len(self.element_list), dtype=bool)
             mark[known] = True
             running = np.zeros(self.elements.n + 1, dtype=np.int64)
             np.cumsum(mark[self.elements.view()], out=running[1:])
-            offsets = self.offsets.view()
             inter = running[offsets[1:]] - running[offsets[:-1]]
         else:
             inter = np.zeros(len(sizes), dtype=np.int64)
@@ -161,33 +178,118 @@ class _Column:
         sims[union == 0] = 1.0
         return sims
 
-    def retain(self, used: np.ndarray) -> np.ndarray:
-        """Keep only value ids in sorted ``used``; return the old-id -> new-id map."""
-        remap = np.full(len(self.values), -1, dtype=np.int32)
+    def _retain_rows(self, used: np.ndarray) -> np.ndarray:
+        """Keep the CSR rows of sorted ``used`` value ids; return the old -> new id map."""
+        remap = np.full(self.count, -1, dtype=np.int32)
         remap[used] = np.arange(len(used), dtype=np.int32)
-        offsets = self.offsets.view()
-        elements = self.elements.view()
-        new_elements = [elements[offsets[v] : offsets[v + 1]] for v in used]
-        flat = np.concatenate(new_elements) if new_elements else np.empty(0, np.int32)
-        self.elements.replace(flat)
-        sizes = self.sizes.view()[used]
-        self.sizes.replace(sizes)
-        self.offsets.replace(np.concatenate(([0], np.cumsum(sizes, dtype=np.int64))))
-        self.values = [self.values[v] for v in used]
-        self.value_ids = {value: i for i, value in enumerate(self.values)}
+        sizes = np.diff(self.offsets.view())
+        owner = np.repeat(np.arange(self.count), sizes)
+        self.elements.replace(self.elements.view()[remap[owner] >= 0])
+        kept = sizes[used]
+        self.offsets.replace(np.concatenate(([0], np.cumsum(kept, dtype=np.int64))))
         return remap
 
     @property
     def nbytes(self) -> int:
-        return self.offsets.nbytes + self.elements.nbytes + self.sizes.nbytes
+        return self.offsets.nbytes + self.elements.nbytes
+
+
+class _TextColumn(_Column):
+    """A string field: few distinct values, looked up in a dict."""
+
+    def __init__(self, field: str) -> None:
+        super().__init__(field)
+        self.value_ids: dict[str, int] = {}
+        self.values: list[str] = []
+
+    def intern(self, value: str) -> int:
+        found = self.value_ids.get(value)
+        if found is None:
+            found = self.value_ids[value] = self._append_row(self._ids_of(value))
+            self.values.append(value)
+        return found
+
+    def value(self, vid: int) -> str:
+        return self.values[vid]
+
+    def retain(self, used: np.ndarray) -> np.ndarray:
+        remap = self._retain_rows(used)
+        self.values = [self.values[v] for v in used]
+        self.value_ids = {value: i for i, value in enumerate(self.values)}
+        return remap
+
+
+class _SetColumn(_Column):
+    """A list field: distinct item sets found through an open-addressing numpy table.
+
+    The table holds only value ids, placed by ``hash(tuple(sorted element ids))``
+    with linear probing at a load factor of at most 1/2; a probe confirms a match
+    by comparing the stored CSR row, so collisions cannot merge different sets.
+    About 4 bytes per slot, so 8-16 bytes per distinct set.
+    """
+
+    def __init__(self, field: str) -> None:
+        super().__init__(field)
+        self._table = np.full(16, -1, dtype=np.int32)
+
+    def _probe(self, h: int, ids: list[int]) -> tuple[int, int]:
+        mask = len(self._table) - 1
+        slot = h & mask
+        while True:
+            vid = int(self._table[slot])
+            if vid < 0 or self.row(vid).tolist() == ids:
+                return slot, vid
+            slot = (slot + 1) & mask
+
+    def _rebuild_table(self, capacity: int) -> None:
+        table = np.full(capacity, -1, dtype=np.int32)
+        mask = capacity - 1
+        offsets = self.offsets.view().tolist()
+        elements = self.elements.view().tolist()
+        for vid in range(self.count):
+            slot = hash(tuple(elements[offsets[vid] : offsets[vid + 1]])) & mask
+            while table[slot] >= 0:
+                slot = (slot + 1) & mask
+            table[slot] = vid
+        self._table = table
+
+    def intern(self, value: tuple[str, ...]) -> int:
+        ids = self._ids_of(value)
+        h = hash(tuple(ids))
+        slot, vid = self._probe(h, ids)
+        if vid >= 0:
+            return vid
+        vid = self._append_row(ids)
+        self._table[slot] = vid
+        if 2 * self.count > len(self._table):
+            self._rebuild_table(2 * len(self._table))
+        return vid
+
+    def value(self, vid: int) -> tuple[str, ...]:
+        return tuple(sorted(str(self.element_list[e]) for e in self.row(vid).tolist()))
+
+    def retain(self, used: np.ndarray) -> np.ndarray:
+        remap = self._retain_rows(used)
+        capacity = 16
+        while 2 * len(used) > capacity:
+            capacity *= 2
+        self._rebuild_table(capacity)
+        return remap
+
+    @property
+    def nbytes(self) -> int:
+        return super().nbytes + self._table.nbytes
 
 
 class FingerprintIndex:
     """Incremental nearest-fingerprint index; see the module docstring."""
 
     def __init__(self, *, compact_min_dead: int = 1024) -> None:
-        self._columns = {field: _Column(field) for field in SET_FIELDS}
-        self._ids = {field: _Growable(np.int32) for field in SET_FIELDS}
+        self._columns: dict[str, _TextColumn | _SetColumn] = {
+            **{field: _TextColumn(field) for field in STRING_FIELDS},
+            **{field: _SetColumn(field) for field in LIST_FIELDS},
+        }
+        self._ids = {field: _Growable(np.uint16) for field in SET_FIELDS}
         self._tier = _Growable(np.int8)
         self._keys = _Growable(np.int64)
         self._times = _Growable(np.int64)
@@ -211,7 +313,7 @@ class FingerprintIndex:
         return total + sum(c.nbytes for c in self._columns.values())
 
     def distinct_values(self) -> dict[str, int]:
-        return {field: len(col.values) for field, col in self._columns.items()}
+        return {field: col.count for field, col in self._columns.items()}
 
     # -- writes -----------------------------------------------------------------------
     def _check_key(self, key: object) -> int:
@@ -250,8 +352,11 @@ class FingerprintIndex:
         if not batch_keys:
             return 0
         for field in SET_FIELDS:
-            intern = self._columns[field].intern
-            self._ids[field].extend([intern(getattr(fp, field)) for fp in batch_fps])
+            column = self._columns[field]
+            ids = [column.intern(getattr(fp, field)) for fp in batch_fps]
+            if column.count > NARROW_ID_LIMIT and self._ids[field].data.dtype != np.int32:
+                self._ids[field].widen(np.int32)
+            self._ids[field].extend(ids)
         self._tier.extend(batch_tiers)
         self._keys.extend(batch_keys)
         self._times.extend(batch_times)
@@ -305,7 +410,7 @@ class FingerprintIndex:
         row = self._row_of(self._check_key(key))
         if row is None:
             raise WindowIndexError("unknown_key", f"key {key} is not in the index", field="key")
-        values = {field: self._columns[field].values[self._ids[field].data[row]] for field in SET_FIELDS}
+        values = {field: self._columns[field].value(int(self._ids[field].data[row])) for field in SET_FIELDS}
         return Fingerprint(**values, complexity_tier=int(self._tier.data[row]) + TIER_MIN)
 
     def keys(self) -> list[int]:

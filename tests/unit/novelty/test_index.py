@@ -108,3 +108,18 @@ def test_memory_per_fingerprint_is_small_for_shared_values():
     index = FingerprintIndex()
     index.add_many((key, fp(complexity_tier=1 + key % 5), T0) for key in range(10_000))
     assert index.nbytes / 10_000 < 100
+
+
+def test_row_ids_widen_past_the_narrow_limit(monkeypatch):
+    from challenges.novelty import index as index_module
+    from challenges.novelty.similarity import nearest_reference
+
+    monkeypatch.setattr(index_module, "NARROW_ID_LIMIT", 3)
+    index = FingerprintIndex()
+    entries = [(key, fp(key_concepts=[f"c{key}", "shared"])) for key in range(8)]
+    for key, f in entries:
+        index.add(key, f, T0)
+    assert index._ids["key_concepts"].data.dtype.name == "int32"
+    assert index._ids["domain"].data.dtype.name == "uint16"
+    query = fp(key_concepts=["c5", "shared"])
+    assert index.nearest(query, 8) == nearest_reference(query, entries, 8)
