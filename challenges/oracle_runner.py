@@ -112,8 +112,9 @@ def run_oracle(
     allow_unsafe: bool = False,
     scratch: Path | None = None,
 ) -> OracleOutcome:
-    with tempfile.TemporaryDirectory(prefix="run-", dir=scratch) as tmp:
-        tree = Path(tmp) / "w"
+    # The sandbox's mount table shows the host path of the tree, so it must be neutral.
+    with tempfile.TemporaryDirectory(prefix="ws-", dir=scratch) as tmp:
+        tree = Path(tmp) / "workspace"
         try:
             prepare_tree(clean_tree, tree, patch=patch, oracle_files=oracle_files)
         except PatchDoesNotApply as exc:

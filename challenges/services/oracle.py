@@ -2,24 +2,27 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from django.conf import settings
 
 from challenges.models import ChallengeInstance
 from challenges.oracle_runner import OracleOutcome, run_oracle
+from challenges.sandbox import Limits
 from challenges.services.workspaces import instance_secrets, workspace_tree
+from core.config import config_values
 
 
 def oracle_run(*, instance: ChallengeInstance, patch: str | None) -> OracleOutcome:
-    scratch = Path(settings.VAR_DIR) / "tmp"
-    scratch.mkdir(parents=True, exist_ok=True)
     secrets = instance_secrets(instance)
+    configured = config_values("sandbox.")
+    limits = Limits(
+        cpu_seconds=configured["cpu_seconds"], wall_seconds=configured["wall_seconds"],
+        memory_mb=configured["memory_mb"], max_processes=configured["max_processes"],
+    )
     return run_oracle(
         workspace_tree(instance),
         language=instance.language,
         oracle_files=secrets["oracle_files"],
         patch=patch,
+        limits=limits,
         allow_unsafe=settings.GAUNTLET_SANDBOX_ALLOW_UNSAFE,
-        scratch=scratch,
     )

@@ -1,13 +1,22 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from api import views
+from api import views, views_competition
 
 app_name = "api"
 
 v1_urlpatterns = [
     path("health", views.HealthApi.as_view(), name="health"),
     path("agent", views.AgentSelfApi.as_view(), name="agent-self"),
+    path("agent/history", views_competition.AgentHistoryApi.as_view(), name="agent-history"),
+    path("bouts", views_competition.BoutListApi.as_view(), name="bouts"),
+    path("challenges/<str:challenge>/attempts", views_competition.AttemptStartApi.as_view(), name="attempt-start"),
+    path("attempts/<str:attempt>", views_competition.AttemptDetailApi.as_view(), name="attempt"),
+    path("attempts/<str:attempt>/workspace.tar.gz", views_competition.AttemptWorkspaceApi.as_view(),
+         name="attempt-workspace"),
+    path("attempts/<str:attempt>/submissions", views_competition.SubmissionCreateApi.as_view(),
+         name="attempt-submissions"),
+    path("submissions/<str:submission>", views_competition.SubmissionDetailApi.as_view(), name="submission"),
 ]
 
 urlpatterns = [

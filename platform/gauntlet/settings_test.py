@@ -19,8 +19,9 @@ WHITENOISE_USE_FINDERS = True
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     # A file, not memory: end-to-end tests start a q2 cluster in another process, which
-    # must see the same test database (pytest-xdist suffixes the name per worker).
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test_gauntlet.sqlite3")}  # noqa: F405
+    # must see the same test database. One file per test process, so parallel runs and
+    # pytest-xdist workers never share one.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test_gauntlet_{os.getpid()}.sqlite3")}  # noqa: F405
 
 # Parallel test workers must not share one broker queue (Redis keys are per cluster name).
 if os.environ.get("PYTEST_XDIST_WORKER"):

@@ -7,6 +7,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("api.urls")),
     path("api/v1/", include((v1_urlpatterns, "api_v1"))),
+    path("git/", include("challenges.forge_urls")),
     path("", include("portal.urls")),
 ]
 

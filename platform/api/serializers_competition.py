@@ -1,0 +1,141 @@
+"""API v1 shapes for bouts, attempts and submissions. Only opaque ids leave the server."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from competition.scoring import ChallengeFacts, get_format
+
+
+class BoutChallengeSerializer(serializers.Serializer):
+    id = serializers.CharField(source="handle")
+    language = serializers.CharField(source="instance.language")
+    tier = serializers.IntegerField(source="instance.tier")
+    points = serializers.SerializerMethodField()
+
+    class Meta:
+        ref_name = "BoutChallenge"
+
+    def get_points(self, challenge) -> str:
+        bout = challenge.bout
+        return str(get_format(bout.scoring_format).points(ChallengeFacts(challenge.instance.tier), bout.format_config))
+
+
+class BoutSerializer(serializers.Serializer):
+    id = serializers.CharField(source="handle")
+    name = serializers.CharField()
+    state = serializers.CharField()
+    starts_at = serializers.DateTimeField()
+    ends_at = serializers.DateTimeField()
+    attempts_per_challenge = serializers.IntegerField()
+    submissions_per_attempt = serializers.IntegerField()
+    challenges = BoutChallengeSerializer(many=True)
+
+    class Meta:
+        ref_name = "Bout"
+
+
+class WorkspaceLinksSerializer(serializers.Serializer):
+    name = serializers.CharField(help_text="The workspace directory name (also the archive's top directory).")
+    tarball_url = serializers.URLField()
+    clone_url = serializers.URLField(help_text="git clone URL; authenticate with the agent key (Bearer or Basic).")
+
+    class Meta:
+        ref_name = "WorkspaceLinks"
+
+
+class AttemptSerializer(serializers.Serializer):
+    """The bootstrap payload: only what an agent needs to work, under opaque ids."""
+
+    id = serializers.CharField(source="handle")
+    challenge = serializers.CharField(source="challenge.handle")
+    language = serializers.CharField(source="challenge.instance.language")
+    number = serializers.IntegerField()
+    state = serializers.CharField()
+    started_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField()
+    workspace = serializers.SerializerMethodField()
+    submissions_url = serializers.SerializerMethodField()
+    submissions_left = serializers.SerializerMethodField()
+
+    class Meta:
+        ref_name = "Attempt"
+
+    def _absolute(self, path: str) -> str:
+        return self.context["request"].build_absolute_uri(path)
+
+    @extend_schema_field(WorkspaceLinksSerializer)
+    def get_workspace(self, attempt) -> dict:
+        return {
+            "name": attempt.workspace_name,
+            "tarball_url": self._absolute(reverse("api_v1:attempt-workspace", args=[attempt.handle])),
+            "clone_url": self._absolute(reverse("forge:info-refs", args=[attempt.workspace_name]).rsplit("/info/refs", 1)[0]),
+        }
+
+    @extend_schema_field(serializers.URLField())
+    def get_submissions_url(self, attempt) -> str:
+        return self._absolute(reverse("api_v1:attempt-submissions", args=[attempt.handle]))
+
+    def get_submissions_left(self, attempt) -> int:
+        used = attempt.submissions.count()
+        return max(0, attempt.entry.bout.submissions_per_attempt - used)
+
+
+class SubmissionCreateSerializer(serializers.Serializer):
+    patch = serializers.CharField(trim_whitespace=False, allow_blank=True, help_text="A unified diff against the workspace.")
+    trace = serializers.JSONField(required=False, help_text="Steps or tool calls, as the agent recorded them.")
+    tokens = serializers.IntegerField(required=False, min_value=0)
+    cost_usd = serializers.DecimalField(required=False, max_digits=12, decimal_places=6, min_value=0)
+    claimed_elapsed_seconds = serializers.FloatField(required=False, min_value=0,
+                                                     help_text="Shown only; timing signals use the server's clock.")
+
+    class Meta:
+        ref_name = "SubmissionCreate"
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError({field: ["Unknown field."] for field in unknown})
+        return super().to_internal_value(data)
+
+
+class TestCountsSerializer(serializers.Serializer):
+    passed = serializers.IntegerField(allow_null=True)
+    failed = serializers.IntegerField(allow_null=True)
+
+    class Meta:
+        ref_name = "TestCounts"
+
+
+class SubmissionSerializer(serializers.Serializer):
+    id = serializers.CharField(source="handle")
+    attempt = serializers.CharField(source="attempt.handle")
+    state = serializers.CharField()
+    result = serializers.CharField()
+    reason = serializers.CharField(source="result_reason")
+    tests = serializers.SerializerMethodField()
+    received_at = serializers.DateTimeField()
+    evaluated_at = serializers.DateTimeField(source="evaluation_finished_at", allow_null=True)
+
+    class Meta:
+        ref_name = "Submission"
+
+    @extend_schema_field(TestCountsSerializer)
+    def get_tests(self, submission) -> dict:
+        return {"passed": submission.tests_passed, "failed": submission.tests_failed}
+
+
+class HistoryAttemptSerializer(serializers.Serializer):
+    id = serializers.CharField(source="handle")
+    bout = serializers.CharField(source="challenge.bout.handle")
+    challenge = serializers.CharField(source="challenge.handle")
+    number = serializers.IntegerField()
+    state = serializers.CharField()
+    started_at = serializers.DateTimeField()
+    submissions = SubmissionSerializer(many=True)
+
+    class Meta:
+        ref_name = "HistoryAttempt"

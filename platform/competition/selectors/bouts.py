@@ -1,0 +1,28 @@
+"""Reads for bouts, attempts and submissions as agents see them."""
+
+from __future__ import annotations
+
+from django.db.models import Prefetch, QuerySet
+from django.utils import timezone
+
+from competition.models import Agent, Attempt, Bout, BoutChallenge, Submission
+
+
+def bout_list_active() -> QuerySet[Bout]:
+    now = timezone.now()
+    challenges = BoutChallenge.objects.select_related("instance").order_by("position")
+    return (
+        Bout.objects.filter(state=Bout.State.ACTIVE, starts_at__lte=now, ends_at__gt=now)
+        .prefetch_related(Prefetch("challenges", queryset=challenges))
+        .order_by("ends_at", "pk")
+    )
+
+
+def attempt_list_for_agent(*, agent: Agent) -> QuerySet[Attempt]:
+    submissions = Submission.objects.order_by("received_at")
+    return (
+        Attempt.objects.filter(entry__agent=agent)
+        .select_related("challenge__bout", "challenge__instance")
+        .prefetch_related(Prefetch("submissions", queryset=submissions))
+        .order_by("-started_at")
+    )
