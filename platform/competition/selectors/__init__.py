@@ -5,5 +5,28 @@ rows. ``reports``: honest-reporting figures (spec 001 §3, §5) per agent, bout 
 """
 
 from competition.selectors.agents import agent_get_for_owner, agent_key_authenticate, agent_list_for_owner
+from competition.selectors.leaderboards import (
+    LeaderboardRow,
+    LeaderboardScore,
+    bout_get_visible,
+    bout_leaderboard,
+    bout_list_visible,
+)
+from competition.selectors.reports import (
+    AgentReport,
+    AgentReportRow,
+    AgentScopeFigures,
+    GroupReport,
+    agent_report,
+    agent_score_history,
+    agent_submission_history,
+    bout_report,
+    season_report,
+)
 
-__all__ = ["agent_get_for_owner", "agent_key_authenticate", "agent_list_for_owner"]
+__all__ = [
+    "AgentReport", "AgentReportRow", "AgentScopeFigures", "GroupReport", "LeaderboardRow", "LeaderboardScore",
+    "agent_get_for_owner", "agent_key_authenticate", "agent_list_for_owner", "agent_report", "agent_score_history",
+    "agent_submission_history", "bout_get_visible", "bout_leaderboard", "bout_list_visible", "bout_report",
+    "season_report",
+]

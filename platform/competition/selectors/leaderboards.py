@@ -1,0 +1,116 @@
+"""Bout leaderboards, recomputed from Score rows on every call.
+
+Nothing is cached or stored: the rows are read, invalidated scores (and every score of a
+disqualified entry) are set aside, and the bout's registered scoring format ranks what is
+left. The same rows therefore always give the same board, whatever order they were
+written in. Every row still shows all its scores with their states, invalidated ones
+included, so a competitor sees what was struck and why the total is what it is.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.db.models import QuerySet
+
+from competition.models import Bout, BoutEntry, Score
+from competition.scoring import ScoreRow, get_format
+
+STATES = tuple(Score.State.values)
+# Bouts the public may see: a scheduled bout has no standings and names nothing yet.
+VISIBLE_STATES = (Bout.State.ACTIVE, Bout.State.HALTED, Bout.State.CLOSED)
+
+
+@dataclass(frozen=True)
+class LeaderboardScore:
+    challenge_handle: str
+    position: int
+    points: Decimal
+    solve_seconds: float
+    state: str
+    counted: bool
+
+
+@dataclass(frozen=True)
+class LeaderboardRow:
+    """One entry's standing. ``rank`` is None for entries with no counted score."""
+
+    rank: int | None
+    agent_id: int
+    agent_public_id: uuid.UUID
+    agent_name: str
+    competitor: str
+    points: Decimal
+    solved: int
+    total_solve_seconds: float
+    states: dict[str, int]
+    scores: tuple[LeaderboardScore, ...]
+    disqualified: bool
+    disqualified_reason: str
+
+
+def bout_list_visible() -> QuerySet[Bout]:
+    """Active, halted and closed bouts, newest first."""
+    return Bout.objects.filter(state__in=VISIBLE_STATES).select_related("season").order_by("-starts_at", "-id")
+
+
+def bout_get_visible(*, handle: str) -> Bout | None:
+    """The visible bout with this handle, or None (also for a scheduled one: no existence leak)."""
+    return bout_list_visible().filter(handle=handle).first()
+
+
+def bout_leaderboard(*, bout: Bout) -> list[LeaderboardRow]:
+    """The bout's standings, best first, in two queries.
+
+    Ranked rows come from ``get_format(bout.scoring_format).rank(...)`` over counted scores;
+    entries with nothing counted follow unranked (by name), disqualified entries last.
+    """
+    entries = list(BoutEntry.objects.filter(bout=bout).select_related("agent__owner").order_by("agent__name", "id"))
+    scores = list(
+        Score.objects.filter(entry__bout=bout)
+        .select_related("challenge")
+        .order_by("challenge__position", "id")
+    )
+    by_entry: dict[int, list[Score]] = {e.pk: [] for e in entries}
+    for score in scores:
+        by_entry.setdefault(score.entry_id, []).append(score)
+    disqualified = {e.pk for e in entries if e.disqualified_at is not None}
+
+    def counted(score: Score) -> bool:
+        return score.state != Score.State.INVALIDATED and score.entry_id not in disqualified
+
+    entry_of_agent = {e.agent_id: e for e in entries}
+    rows = [
+        ScoreRow(e.agent_id, s.challenge_id, s.points, s.solve_seconds, s.state)
+        for e in entries
+        for s in by_entry[e.pk]
+        if counted(s)
+    ]
+    standings = get_format(bout.scoring_format).rank(rows, bout.format_config)
+
+    def row(entry: BoutEntry, rank: int | None, points: Decimal, solved: int, seconds: float) -> LeaderboardRow:
+        own = by_entry[entry.pk]
+        states = {state: 0 for state in STATES}
+        for score in own:
+            states[score.state] += 1
+        return LeaderboardRow(
+            rank=rank, agent_id=entry.agent_id, agent_public_id=entry.agent.public_id, agent_name=entry.agent.name,
+            competitor=entry.agent.owner.get_username(), points=points, solved=solved,
+            total_solve_seconds=seconds, states=states,
+            scores=tuple(
+                LeaderboardScore(s.challenge.handle, s.challenge.position, s.points, s.solve_seconds, s.state, counted(s))
+                for s in own
+            ),
+            disqualified=entry.pk in disqualified, disqualified_reason=entry.disqualified_reason,
+        )
+
+    board = [
+        row(entry_of_agent[s.agent_id], s.rank, s.points, s.solved, s.total_solve_seconds) for s in standings
+    ]
+    ranked = {s.agent_id for s in standings}
+    rest = [e for e in entries if e.agent_id not in ranked]
+    rest.sort(key=lambda e: (e.pk in disqualified, e.agent.name, e.pk))
+    board.extend(row(e, None, Decimal(0), 0, 0.0) for e in rest)
+    return board
