@@ -17,6 +17,17 @@ Dedup decision
     Comparison sets: ``FingerprintIndex`` (fast, incremental, for the 90-day window)
     or ``ReferenceSet`` / any iterable of ``(key, Fingerprint)``.
 
+Window index (numpy; rebuilt from the database at worker start, then incremental)
+    ``FingerprintIndex()``; ``.add(key: int, fp, at: aware datetime)``,
+    ``.add_many(iterable of (key, fp, at))`` (all or nothing), ``.remove(key)``,
+    ``.expire(before)`` (drops entries created before, e.g. ``now - 90 days``),
+    ``.compact()``, ``.nearest(candidate, k, weights) -> list[Match]`` (bit-identical
+    to the reference), ``.fingerprint(key)``, ``.keys()``, ``len()``.
+
+Errors
+    Every error is a ``NoveltyError`` with ``code``, ``message``, ``extra`` and
+    ``as_dict()`` in the project's ``{"code", "message", "extra"}`` shape.
+
 Known-contamination corpus
     ``parse_jsonl(lines)`` -> ``list[CorpusEntry]`` (all-or-nothing, ``CorpusError``
     lists every bad line in ``extra["errors"]``), ``dump_jsonl(entries)`` -> str,

@@ -303,7 +303,7 @@ class FingerprintIndex:
         return self._live
 
     def __contains__(self, key: object) -> bool:
-        return isinstance(key, int) and self._row_of(key) is not None
+        return isinstance(key, int) and not isinstance(key, bool) and self._row_of(key) is not None
 
     @property
     def nbytes(self) -> int:
