@@ -564,10 +564,12 @@ def _replace_elements(node: Node, seq: str, index: str, target: Node) -> None:
 # -- single-use temporaries --------------------------------------------------------
 
 def _inline_temporaries(root: Node) -> None:
-    """``parts = s.split(); for p in parts: …`` → ``for p in s.split(): …``.
+    """``parts = s.split(); n = 0; for p in parts: …`` → ``n = 0; for p in s.split(): …``.
 
-    A name assigned once and read exactly once, in the very next statement, is
-    an extracted expression; it is put back where it is used.
+    A name assigned once and read exactly once, later in the same block, is an
+    extracted expression and is put back where it is used – provided nothing in
+    between writes what the expression reads or can jump away. Where the use
+    sits does not matter, so independent statements may come in any order.
     """
     counts: dict[str, int] = {}
     for n in root.walk():
@@ -581,11 +583,18 @@ def _inline_temporaries(root: Node) -> None:
             if (stmt.kind == "assign" and len(stmt.children) == 2 and stmt.children[0].kind == "id"
                     and stmt.children[0].bind and counts.get(stmt.children[0].value or "") == 2):
                 name = stmt.children[0].value or ""
-                nxt = stmts[k + 1]
-                if _mentions(nxt, name) == 1 and nxt.kind != "func":
-                    _substitute(nxt, name, stmt.children[1])
-                    del stmts[k]
-                    continue
+                needs = _statement_facts(stmt.children[1], 0).reads | {name}
+                for j in range(k + 1, len(stmts)):
+                    later = stmts[j]
+                    if _mentions(later, name):
+                        if _mentions(later, name) == 1 and later.kind != "func":
+                            _substitute(later, name, stmt.children[1])
+                            del stmts[k]
+                            k -= 1
+                        break
+                    facts = _statement_facts(later, 0)
+                    if facts.jumps or facts.writes & needs:
+                        break
             k += 1
 
 

@@ -46,7 +46,7 @@ class Go(LanguageSpec):
     block_types = frozenset(["block"])
     transparent_types = frozenset([
         "expression_statement", "statement_list", "var_declaration", "const_declaration",
-        "type_declaration",
+        "type_declaration", "literal_element",
     ])
     number_types = frozenset(["int_literal", "float_literal", "imaginary_literal"])
     string_types = frozenset(["interpreted_string_literal", "raw_string_literal", "rune_literal"])
