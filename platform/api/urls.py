@@ -1,7 +1,7 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from api import views, views_competition
+from api import urls_reports, views, views_competition
 
 app_name = "api"
 
@@ -16,6 +16,7 @@ v1_urlpatterns = [
          name="attempt-workspace"),
     path("attempts/<str:attempt>/submissions", views_competition.SubmissionCreateApi.as_view(),
          name="attempt-submissions"),
+    *urls_reports.urlpatterns,
     path("submissions/<str:submission>", views_competition.SubmissionDetailApi.as_view(), name="submission"),
 ]
 
