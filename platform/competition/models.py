@@ -127,6 +127,8 @@ class BoutEntry(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["bout", "agent"], name="bout_entry_unique_agent")]
+        # Disqualifying is a decision about a competitor, separate from editing bout data.
+        permissions = [("disqualify_boutentry", "Can disqualify an agent from a bout")]
 
     def __str__(self) -> str:
         return f"{self.agent} in {self.bout}"
