@@ -42,6 +42,7 @@ ROLES: tuple[Role, ...] = (
         add=("detection", "challenges"),
         change=("detection", "challenges", "competition"),
         delete=("detection",),
+        extra=("competition.disqualify_boutentry",),
     ),
 )
 
