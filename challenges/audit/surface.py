@@ -22,12 +22,13 @@ from __future__ import annotations
 import json
 import os
 import stat
+import zlib
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from dulwich.errors import NotGitRepository
+from dulwich.errors import ChecksumMismatch, NotGitRepository, ObjectFormatException
 from dulwich.objects import Blob, Commit, Tag, Tree
 from dulwich.repo import Repo
 
@@ -146,6 +147,8 @@ def _walk_git_meta(git_dir: Path, surface: Surface) -> None:
 
 
 GITLINK_MODE = 0o160000
+# What a damaged object store raises; the audit records it instead of crashing.
+READ_ERRORS = (KeyError, ValueError, OSError, zlib.error, ChecksumMismatch, ObjectFormatException, AssertionError)
 
 
 def _tree_paths(store, tree_id: bytes, prefix: str, out: dict[str, bytes]) -> None:
@@ -168,69 +171,75 @@ def _walk_objects(root: Path, surface: Surface) -> None:
         return
     surface.has_repo = True
     try:
-        store = repo.object_store
-        for name in sorted(repo.get_refs()):
-            surface.items.append(Item("ref", f"ref {name.decode('utf-8', 'replace')}",
-                                      name.decode("utf-8", "replace")))
-        commits: list[Commit] = []
-        tags: list[Tag] = []
-        blob_ids: list[bytes] = []
-        for sha in sorted(store):
-            try:
-                obj = store[sha]
-            except (KeyError, ValueError, OSError) as exc:
-                surface.errors.append((f"object {sha.decode()[:12]}", f"object unreadable: {exc}"))
-                continue
-            if isinstance(obj, Commit):
-                commits.append(obj)
-            elif isinstance(obj, Tag):
-                tags.append(obj)
-            elif isinstance(obj, Blob):
-                blob_ids.append(obj.id)
-        commits.sort(key=lambda c: (c.commit_time, c.id))
-        worktree_blobs = {Blob.from_string(data).id for data in surface.files.values()}
-        located: dict[bytes, tuple[str, str]] = {}
-        history_paths: dict[str, str] = {}
-        for commit in commits:
-            sha = commit.id.decode()
-            author = commit.author.decode("utf-8", "replace")
-            committer = commit.committer.decode("utf-8", "replace")
-            message = commit.message.decode("utf-8", "replace")
-            surface.commits.append(CommitInfo(sha, author, committer, message))
-            surface.items.append(Item("commit-message", f"commit {sha[:12]} message", message))
-            surface.items.append(Item("identity", f"commit {sha[:12]} author", author))
-            if committer != author:
-                surface.items.append(Item("identity", f"commit {sha[:12]} committer", committer))
-            paths: dict[str, bytes] = {}
-            try:
-                _tree_paths(store, commit.tree, "", paths)
-            except (KeyError, ValueError, OSError) as exc:
-                surface.errors.append((f"commit {sha[:12]}", f"tree unreadable: {exc}"))
-            for path, blob in sorted(paths.items()):
-                located.setdefault(blob, (sha, path))
-                if path not in surface.files:
-                    history_paths.setdefault(path, sha)
-        for tag in sorted(tags, key=lambda t: t.id):
-            sha = tag.id.decode()
-            text = tag.name.decode("utf-8", "replace") + "\n" + tag.message.decode("utf-8", "replace")
-            surface.items.append(Item("tag", f"tag {sha[:12]}", text))
-            if tag.tagger:
-                tagger = tag.tagger.decode("utf-8", "replace")
-                surface.taggers.append((sha, tagger))
-                surface.items.append(Item("identity", f"tag {sha[:12]} tagger", tagger))
-        for path, sha in sorted(history_paths.items()):
-            surface.items.append(Item("history-path", f"history {sha[:12]}:{path}", path, path=path))
-        for blob_id in blob_ids:
-            if blob_id in worktree_blobs:
-                continue
-            text = _decode(store[blob_id].as_raw_string())
-            if blob_id in located:
-                commit_sha, path = located[blob_id]
-                surface.items.append(Item("history-blob", f"{commit_sha[:12]}:{path}", text, path=path))
-            else:
-                surface.items.append(Item("history-blob", f"object {blob_id.decode()[:12]}", text))
+        _read_store(repo, surface)
+    except READ_ERRORS as exc:
+        surface.errors.append((".git", f"object store unreadable: {exc}"))
     finally:
         repo.close()
+
+
+def _read_store(repo: Repo, surface: Surface) -> None:
+    store = repo.object_store
+    for name in sorted(repo.get_refs()):
+        surface.items.append(Item("ref", f"ref {name.decode('utf-8', 'replace')}",
+                                  name.decode("utf-8", "replace")))
+    commits: list[Commit] = []
+    tags: list[Tag] = []
+    blob_ids: list[bytes] = []
+    for sha in sorted(store):
+        try:
+            obj = store[sha]
+        except READ_ERRORS as exc:
+            surface.errors.append((f"object {sha.decode()[:12]}", f"object unreadable: {exc}"))
+            continue
+        if isinstance(obj, Commit):
+            commits.append(obj)
+        elif isinstance(obj, Tag):
+            tags.append(obj)
+        elif isinstance(obj, Blob):
+            blob_ids.append(obj.id)
+    commits.sort(key=lambda c: (c.commit_time, c.id))
+    worktree_blobs = {Blob.from_string(data).id for data in surface.files.values()}
+    located: dict[bytes, tuple[str, str]] = {}
+    history_paths: dict[str, str] = {}
+    for commit in commits:
+        sha = commit.id.decode()
+        author = commit.author.decode("utf-8", "replace")
+        committer = commit.committer.decode("utf-8", "replace")
+        message = commit.message.decode("utf-8", "replace")
+        surface.commits.append(CommitInfo(sha, author, committer, message))
+        surface.items.append(Item("commit-message", f"commit {sha[:12]} message", message))
+        surface.items.append(Item("identity", f"commit {sha[:12]} author", author))
+        if committer != author:
+            surface.items.append(Item("identity", f"commit {sha[:12]} committer", committer))
+        paths: dict[str, bytes] = {}
+        try:
+            _tree_paths(store, commit.tree, "", paths)
+        except READ_ERRORS as exc:
+            surface.errors.append((f"commit {sha[:12]}", f"tree unreadable: {exc}"))
+        for path, blob in sorted(paths.items()):
+            located.setdefault(blob, (sha, path))
+            if path not in surface.files:
+                history_paths.setdefault(path, sha)
+    for tag in sorted(tags, key=lambda t: t.id):
+        sha = tag.id.decode()
+        text = tag.name.decode("utf-8", "replace") + "\n" + tag.message.decode("utf-8", "replace")
+        surface.items.append(Item("tag", f"tag {sha[:12]}", text))
+        if tag.tagger:
+            tagger = tag.tagger.decode("utf-8", "replace")
+            surface.taggers.append((sha, tagger))
+            surface.items.append(Item("identity", f"tag {sha[:12]} tagger", tagger))
+    for path, sha in sorted(history_paths.items()):
+        surface.items.append(Item("history-path", f"history {sha[:12]}:{path}", path, path=path))
+    for blob_id in blob_ids:
+        if blob_id in worktree_blobs:
+            continue
+        text = _decode(store[blob_id].as_raw_string())
+        if blob_id in located:
+            commit_sha, path = located[blob_id]
+            surface.items.append(Item("history-blob", f"{commit_sha[:12]}:{path}", text, path=path))
+        else:
+            surface.items.append(Item("history-blob", f"object {blob_id.decode()[:12]}", text))
 
 
 def _extras(target: AuditTarget, surface: Surface) -> None:

@@ -58,7 +58,7 @@ DEFAULT_HARNESS_PATTERNS: tuple[str, ...] = (
 # ``default_platform_paths``).
 DEFAULT_PLATFORM_MARKERS: tuple[str, ...] = (
     "challenges/engine", "challenges/audit", "challenges/sandbox", "detection/analysis",
-    "site-packages", "dist-packages", "/.venv/",
+    "site-packages", "dist-packages",
 )
 
 # Mail providers whose addresses are people's real mailboxes; synthetic identities

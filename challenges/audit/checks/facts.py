@@ -1,7 +1,8 @@
 """Check 3, fact tokens: each phrase of the hidden fact only in its anchor files.
 
 A fact token is searched case-insensitively with any run of whitespace
-matching any other (a re-wrapped paragraph still matches).  It may appear in a
+matching any other, line breaks included even when the next line starts with a
+comment leader (a re-wrapped paragraph or comment block still matches).  It may appear in a
 working-tree file or historical blob whose path is one of the token's anchors;
 anywhere else (other files, history, commit messages, names, payload, URLs,
 headers, environment, extra texts) it is a ``fact_token`` finding.  Substring
@@ -21,11 +22,16 @@ NAME = "facts"
 NUMBER = 3
 
 
+# Between two words of a phrase: spaces, or line breaks each optionally followed by a
+# comment leader, so a phrase re-wrapped inside a comment block still matches.
+_SEPARATOR = r"(?:[ \t]*(?:\r?\n[ \t]*(?:#+|//+|/?\*+|--|;+|>+)?[ \t]*)+|[ \t]+)"
+
+
 def phrase_pattern(phrase: str) -> re.Pattern[str] | None:
     chunks = phrase.split()
     if not chunks:
         return None
-    return re.compile(r"\s+".join(re.escape(c) for c in chunks), re.IGNORECASE)
+    return re.compile(_SEPARATOR.join(re.escape(c) for c in chunks), re.IGNORECASE)
 
 
 def run(surface: Surface, context: AuditContext) -> list[Finding]:
