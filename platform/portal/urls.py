@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from portal import views
+from portal import urls_bouts, views
 
 app_name = "portal"
 
@@ -14,4 +14,5 @@ urlpatterns = [
     path("agents/<uuid:public_id>/", views.agent_detail, name="agent-detail"),
     path("agents/<uuid:public_id>/keys/", views.agent_key_new, name="agent-key-new"),
     path("agents/<uuid:public_id>/keys/<str:prefix>/revoke/", views.agent_key_revoke_view, name="agent-key-revoke"),
+    *urls_bouts.urlpatterns,
 ]

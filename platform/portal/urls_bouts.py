@@ -1,0 +1,11 @@
+"""Bout pages of the portal, included into the ``portal`` namespace."""
+
+from django.urls import path
+
+from portal import views_bouts
+
+urlpatterns = [
+    path("bouts/", views_bouts.bout_list, name="bout-list"),
+    path("bouts/<str:handle>/", views_bouts.bout_detail, name="bout-detail"),
+    path("agents/<uuid:public_id>/history/", views_bouts.agent_history, name="agent-history"),
+]
