@@ -6,7 +6,7 @@ analysed unit is the set of functions the patch changes, taken from the
 *patched* files: :func:`changed_functions` applies the patch
 (:func:`apply_patch`, strict context match, hunks may sit at an offset like
 ``patch`` allows), maps every added line – and the position of every removed
-line – to the innermost enclosing function, and lowers those functions into one
+line (the line before it) – to the innermost enclosing function, and lowers those functions into one
 tree. A change outside any function contributes its top-level statement. The
 raw diff is analysed separately by :mod:`.ngrams`.
 
@@ -181,9 +181,10 @@ class ChangedUnit:
         return "\n\n".join(f.source for f in self.functions)
 
 
-def _enclosing(root: TSNode, line: int, function_types: frozenset[str]) -> TSNode | None:
+def _enclosing(root: TSNode, line: int, text: str, function_types: frozenset[str]) -> TSNode | None:
     """Innermost function containing 0-based ``line``, else the top-level statement."""
-    node = root.named_descendant_for_point_range((line, 0), (line, 10_000))
+    column = len(text) - len(text.lstrip())
+    node = root.named_descendant_for_point_range((line, column), (line, column))
     found = None
     while node is not None:
         if node.type in function_types:
@@ -213,8 +214,14 @@ def changed_functions(patch: str, workspace: Mapping[str, str], language: str) -
                                        "patched file does not parse"))
             continue
         chosen: dict[tuple[int, int], TSNode] = {}
+        file_lines = applied.files[path].splitlines()
         for line in sorted(applied.changed_lines[path]):
-            node = _enclosing(root, line - 1, spec.function_types)
+            line = min(line, len(file_lines))
+            while line > 1 and not file_lines[line - 1].strip():
+                line -= 1  # a blank line belongs to the code before it
+            if line < 1 or not file_lines[line - 1].strip():
+                continue
+            node = _enclosing(root, line - 1, file_lines[line - 1], spec.function_types)
             if node is None:
                 continue
             span = (node.start_byte, node.end_byte)

@@ -1,0 +1,47 @@
+"""A batch end to end: parse failures are reported, never raised; the JSON shape."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from detection.analysis import (
+    CanonicalSolution,
+    InvalidParameterError,
+    UnknownLanguageError,
+    analyse_solutions,
+)
+
+COPY_A = "def f(xs):\n    t = 0\n    for x in xs:\n        t += x\n    return t\n"
+COPY_B = "def total(values):\n    # sum\n    acc = 0\n    i = 0\n    while i < len(values):\n" \
+         "        acc = acc + values[i]\n        i += 1\n    return acc\n"
+OTHER = "def f(xs):\n    return sorted(set(xs))[::-1] if xs else None\n"
+
+
+def test_batch_with_a_broken_solution():
+    report = analyse_solutions({"a": COPY_A, "b": COPY_B, "c": OTHER, "broken": "def f(:\n"}, "python", tier=3)
+    data = report.as_dict()
+    assert [s["name"] for s in data["solutions"]] == ["a", "b", "c"]
+    assert [(e["solution"], e["line"], e["column"]) for e in data["errors"]] == [("broken", 1, 7)]
+    pairs = {(p["a"], p["b"]): p for p in data["pairs"]}
+    assert pairs[("a", "b")]["distance"] == 0.0
+    assert pairs[("a", "c")]["lower"] >= 0.25
+    conv = data["convergence"]
+    assert (conv["band"], conv["score"], conv["investigate"]) == ("weak", 0.4, False)  # 1 of 3 pairs
+    json.dumps(data)  # serialisable as it is
+
+
+def test_canonical_matches_in_a_batch():
+    canon = [CanonicalSolution("sum_loop", "accumulate", COPY_A), CanonicalSolution("bad", "accumulate", "def (")]
+    report = analyse_solutions({"b": COPY_B, "c": OTHER}, "python", canonical=canon, bug_type="accumulate")
+    assert [(m.solution, m.canonical, m.level) for m in report.canonical_matches] == [("b", "sum_loop", "strong")]
+    assert [e.solution for e in report.errors] == ["canonical:bad"]
+
+
+def test_caller_mistakes_raise_domain_errors():
+    with pytest.raises(UnknownLanguageError):
+        analyse_solutions({"a": COPY_A}, "fortran")
+    with pytest.raises(InvalidParameterError) as caught:
+        analyse_solutions([("a", COPY_A), ("a", COPY_B)], "python")
+    assert caught.value.field == "solutions"
