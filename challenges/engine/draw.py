@@ -1,0 +1,118 @@
+"""The sealed draw: every random choice of one instance, JSON-serialisable.
+
+``draw()`` makes all choices with ``secrets.SystemRandom`` (or an injected RNG in
+tests); everything later in the pipeline is a pure function of the ``Draw``, so
+``generate(Draw.from_json(d.to_json()))`` reproduces the instance byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from challenges.engine.errors import DrawError
+
+ENGINE_VERSION = "1"
+# History start window (UTC epoch seconds): 2023-01-02 .. 2025-09-01.
+TIME_BASE_RANGE: tuple[int, int] = (1672617600, 1756684800)
+HERRING_PROBABILITY = 0.6
+
+
+@dataclass(frozen=True)
+class Draw:
+    template: str
+    language: str
+    lexicon_key: str
+    project_name: str
+    structure: str
+    style: str
+    bug_level: str
+    red_herrings: tuple[str, ...]
+    canaries: tuple[str, ...]
+    slots: dict[str, Any] = field(default_factory=dict)
+    history_seed: int = 0
+    time_base: int = TIME_BASE_RANGE[0]
+    engine_version: str = ENGINE_VERSION
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["red_herrings"] = list(self.red_herrings)
+        data["canaries"] = list(self.canaries)
+        return data
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Draw:
+        try:
+            return cls(
+                template=str(data["template"]),
+                language=str(data["language"]),
+                lexicon_key=str(data["lexicon_key"]),
+                project_name=str(data["project_name"]),
+                structure=str(data["structure"]),
+                style=str(data["style"]),
+                bug_level=str(data["bug_level"]),
+                red_herrings=tuple(data["red_herrings"]),
+                canaries=tuple(data["canaries"]),
+                slots=dict(data.get("slots", {})),
+                history_seed=int(data["history_seed"]),
+                time_base=int(data["time_base"]),
+                engine_version=str(data.get("engine_version", ENGINE_VERSION)),
+            )
+        except KeyError as exc:
+            raise DrawError("draw_invalid", f"draw is missing {exc.args[0]!r}", field=str(exc.args[0])) from exc
+
+    @classmethod
+    def from_json(cls, text: str) -> Draw:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise DrawError("draw_invalid", f"draw is not JSON: {exc}", field="draw") from exc
+        return cls.from_dict(data)
+
+
+def make_draw(
+    spec: Any,
+    language: str,
+    lexicons: Sequence[Any],
+    rng: random.Random | None = None,
+    *,
+    time_base_range: tuple[int, int] = TIME_BASE_RANGE,
+    herring_probability: float = HERRING_PROBABILITY,
+) -> Draw:
+    """Draw every slot of ``spec`` (a TemplateSpec) for ``language``."""
+    from challenges.engine.naming import LexiconView
+
+    rnd = rng if rng is not None else secrets.SystemRandom()
+    if language not in spec.languages:
+        raise DrawError("language_unsupported", f"{spec.slug} does not support {language!r}", field="language")
+    if not lexicons:
+        raise DrawError("lexicons_empty", "no lexicons to draw from", field="lexicons")
+    lex = LexiconView.of(rnd.choice(list(lexicons)))
+    low, high = spec.canary_range()
+    offered = list(spec.canaries)
+    count = min(len(offered), rnd.randint(low, high)) if offered else 0
+    canaries = tuple(sorted(rnd.sample(offered, count)))
+    herrings = [kind for kind in spec.red_herrings if rnd.random() < herring_probability]
+    if spec.red_herrings and not herrings:
+        herrings = [rnd.choice(list(spec.red_herrings))]
+    return Draw(
+        template=spec.slug,
+        language=language,
+        lexicon_key=lex.key,
+        project_name=rnd.choice(list(lex.project_names)),
+        structure=rnd.choice(list(spec.structures)),
+        style=rnd.choice(list(spec.styles)),
+        bug_level=rnd.choice(list(spec.bug_levels)),
+        red_herrings=tuple(sorted(herrings)),
+        canaries=canaries,
+        slots={slot.name: rnd.choice(list(slot.choices)) for slot in spec.variable_slots},
+        history_seed=rnd.getrandbits(63),
+        time_base=rnd.randint(*time_base_range),
+    )

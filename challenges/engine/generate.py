@@ -1,0 +1,314 @@
+"""``generate(draw)``: blueprint -> files, patches, canaries, oracle, history.
+
+Pipeline (spec 003 steps 4-7): the template builds a blueprint for the draw; the
+emitter lays modules out for the drawn structure and writes the scaffolding;
+sites are rendered once per variant (shipped, gold, each alternative fix, each
+canary "fix"); patches are diffs between variants; history replays the
+blueprint's features with the *shipped* site text, so the faulty code arrives
+with its feature and no commit ever holds the fixed region.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from challenges.engine.context import BuildContext
+from challenges.engine.draw import Draw
+from challenges.engine.emitters.base import Emitter, ProjectInfo, Release, ScaffoldState, get_emitter
+from challenges.engine.errors import DrawError, TemplateError
+from challenges.engine.fingerprint import build_fingerprint
+from challenges.engine.history import History, Snapshot, build_history, schedule
+from challenges.engine.instance import CanaryRecord, FixRecord, GeneratedInstance, GoldRegion, HerringRecord
+from challenges.engine.ir import Blueprint, Module
+from challenges.engine.model import TemplateSpec, get_template
+from challenges.engine.naming import LexiconView, Namer, human
+from challenges.engine.patches import unified_diff
+from challenges.engine.render import expand_to_lines, line_span, render
+
+MIN_COMMITS = 8
+MAX_COMMITS = 30
+RELEASE_PROBABILITY = 0.35
+SPLIT_TESTS_PROBABILITY = 0.45
+CONTEXT_SEED_SALT = 0x5EED_C0DE
+HISTORY_SEED_SALT = 0x0415_7021
+
+
+def resolve_lexicon(key: str, lexicon: Any = None) -> LexiconView:
+    if lexicon is not None:
+        view = LexiconView.of(lexicon)
+        if view.key != key:
+            raise DrawError("lexicon_mismatch", f"draw wants lexicon {key!r}, got {view.key!r}", field="lexicon")
+        return view
+    from challenges.engine.lexicons import get_lexicon
+
+    return LexiconView.of(get_lexicon(key))
+
+
+@dataclass
+class _Layout:
+    emitter: Emitter
+    info: ProjectInfo
+    paths: dict[str, str]  # module key -> path
+    modules: dict[str, Module]
+
+
+def _layout(bp: Blueprint, emitter: Emitter, info: ProjectInfo) -> _Layout:
+    paths: dict[str, str] = {}
+    modules: dict[str, Module] = {}
+    for module in [*bp.modules, *bp.tests, *bp.oracle]:
+        if module.key in modules:
+            raise TemplateError("module_duplicate", f"module key {module.key!r} used twice", field="modules")
+        path = emitter.module_path(module, info)
+        if path in paths.values():
+            raise TemplateError("path_duplicate", f"two modules map to {path}", field="modules")
+        paths[module.key] = path
+        modules[module.key] = module
+    return _Layout(emitter, info, paths, modules)
+
+
+def _render_modules(
+    bp: Blueprint, lay: _Layout, modules: list[Module], snippets: dict[str, str], mark: tuple[str, ...] = ()
+) -> tuple[dict[str, str], dict[str, tuple[str, tuple[int, int]]], dict[str, tuple[int, int]]]:
+    files: dict[str, str] = {}
+    spans: dict[str, tuple[str, tuple[int, int]]] = {}
+    regions: dict[str, tuple[int, int]] = {}
+    for module in modules:
+        path = lay.paths[module.key]
+        names = {**bp.names, **lay.emitter.module_names(path)}
+        imports = lay.emitter.render_imports(module, lay.paths, lay.info)
+        out = render(module.text, names, snippets, mark=mark, imports=imports)
+        text = out.text.rstrip("\n") + "\n"
+        files[path] = text
+        for site, span in out.spans.items():
+            spans[site] = (path, span)
+        if out.region is not None:
+            regions[path] = out.region
+    return files, spans, regions
+
+
+def _check_blueprint(spec: TemplateSpec, draw: Draw, bp: Blueprint) -> None:
+    def bad(field: str, message: str) -> TemplateError:
+        return TemplateError("blueprint_invalid", f"{spec.slug}: {message}", field=field)
+
+    if bp.bug.site not in bp.sites:
+        raise bad("bug", f"bug site {bp.bug.site!r} is not a declared site")
+    if bp.bug.site not in bp.bug.gold.snippets:
+        raise bad("bug", "the gold fix must rewrite the bug site")
+    if bp.bug.gold.snippets[bp.bug.site] == bp.sites[bp.bug.site]:
+        raise bad("bug", "shipped and gold text of the bug site are identical")
+    if len(bp.bug.alternatives) < 2:
+        raise bad("bug", "at least two alternative fixes are required")
+    if sorted(c.name for c in bp.canaries) != sorted(draw.canaries):
+        raise bad("canaries", f"blueprint canaries {[c.name for c in bp.canaries]} != drawn {list(draw.canaries)}")
+    if sorted(h.kind for h in bp.red_herrings) != sorted(draw.red_herrings):
+        raise bad("red_herrings", "blueprint red herrings differ from the draw")
+    for module in bp.modules:
+        if module.test or module.hidden:
+            raise bad("modules", f"{module.key} is a test module among sources")
+    for module in [*bp.tests, *bp.oracle]:
+        if not module.test:
+            raise bad("tests", f"{module.key} must have test=True")
+    for module in bp.oracle:
+        if not module.hidden:
+            raise bad("oracle", f"{module.key} must have hidden=True")
+    feature_order = {f.key: i for i, f in enumerate(bp.features)}
+    by_key = {m.key: m for m in [*bp.modules, *bp.tests, *bp.oracle]}
+    for module in [*bp.modules, *bp.tests]:
+        if module.feature not in feature_order:
+            raise bad("features", f"{module.key} has unknown feature {module.feature!r}")
+        for imp in module.imports:
+            target = by_key.get(imp.module)
+            if target is None or target.test:
+                raise bad("imports", f"{module.key} imports unknown module {imp.module!r}")
+            if feature_order[target.feature] > feature_order[module.feature]:
+                raise bad("imports", f"{module.key} imports {imp.module} before it exists in history")
+
+
+def _plan_history(
+    bp: Blueprint, lay: _Layout, draw: Draw, shipped: dict[str, str], before: dict[str, str]
+) -> tuple[History, str | None, str]:
+    """Build the commit sequence; returns (history, suspicious commit id, final version)."""
+    rng = random.Random(draw.history_seed ^ HISTORY_SEED_SALT)
+    herring = next((h for h in bp.red_herrings if h.kind == "suspicious-commit"), None)
+    steps: list[dict[str, Any]] = []
+    state: dict[str, Any] = {"features": (), "tests": (), "docs": False, "herring": herring is None,
+                             "releases": (), "pending": ()}
+
+    def push(kind: str, message: str, **changes: Any) -> None:
+        state.update(changes)
+        steps.append({"kind": kind, "message": message, **state})
+
+    def release() -> None:
+        version = f"0.{len(state['releases']) + 1}.0"
+        push("release", f"Release {version}", releases=state["releases"] + ((version, state["pending"]),),
+             pending=())
+
+    push("scaffold", "Initial project layout")
+    for index, feature in enumerate(bp.features):
+        tests_here = [m for m in bp.tests if m.feature == feature.key]
+        split = bool(tests_here) and rng.random() < SPLIT_TESTS_PROBABILITY
+        tests = state["tests"] if split else state["tests"] + (feature.key,)
+        push("feature", feature.message, features=state["features"] + (feature.key,), tests=tests,
+             pending=state["pending"] + (feature.changelog,))
+        if split:
+            stems = " and ".join(sorted({human(m.stem) for m in tests_here}))
+            push("tests", f"Add tests for {stems}", tests=state["tests"] + (feature.key,))
+        if index == len(bp.features) // 2:
+            push("docs", "Expand README with usage and configuration notes", docs=True)
+        if 0 < index < len(bp.features) - 1 and rng.random() < RELEASE_PROBABILITY:
+            release()
+    if herring is not None:
+        push("herring", herring.message, herring=True)
+    if state["pending"]:
+        release()
+    while len(steps) < MIN_COMMITS:
+        # Short histories get the housekeeping a real project accumulates.
+        filler = ("Tidy module docstrings", "Clarify configuration defaults in README")[len(steps) % 2]
+        steps.insert(len(steps) - 1, {**steps[-2], "kind": "chore", "message": filler})
+    if len(steps) > MAX_COMMITS:
+        raise TemplateError("history_too_long", f"{len(steps)} commits (max {MAX_COMMITS})", field="features")
+    plan = schedule(len(steps), seed=draw.history_seed, time_base=draw.time_base, project=bp.package)
+    snapshots: list[Snapshot] = []
+    suspicious: str | None = None
+    version = "0.1.0"
+    release_dates = {step["releases"][-1][0]: _date(plan[i][1])
+                     for i, step in enumerate(steps) if step["kind"] == "release"}
+    for step in steps:
+        rel_list = [Release(v, release_dates[v], tuple(entries)) for v, entries in step["releases"]]
+        version = rel_list[-1].version if rel_list else "0.1.0"
+        unreleased = tuple(step["pending"])
+        snippets = dict(shipped) if step["herring"] else {**shipped, **before}
+        feats = set(step["features"])
+        mods = [m for m in bp.modules if m.feature in feats]
+        mods += [m for m in bp.tests if m.feature in set(step["tests"])]
+        files, _, _ = _render_modules(bp, lay, mods, snippets)
+        source_paths = tuple(lay.paths[m.key] for m in mods if not m.test)
+        files.update(lay.emitter.scaffold(lay.info, ScaffoldState(
+            version=version, releases=tuple(rel_list), unreleased=unreleased,
+            source_paths=source_paths, docs_complete=step["docs"], settings=bp.settings)))
+        snapshots.append(Snapshot(step["message"], files, step["kind"]))
+    history = build_history(snapshots, plan)
+    for record in history.commits:
+        if record.kind == "herring":
+            suspicious = record.id
+    return history, suspicious, version
+
+
+def _date(ts: int) -> str:
+    return datetime.fromtimestamp(ts, tz=UTC).strftime("%Y-%m-%d")
+
+
+def generate(draw: Draw, *, lexicon: Any = None) -> GeneratedInstance:
+    """Build the instance recorded by ``draw`` (deterministic: same draw, same bytes)."""
+    template = get_template(draw.template)
+    spec = template.spec
+    if draw.language not in spec.languages:
+        raise DrawError("language_unsupported", f"{spec.slug} does not support {draw.language}", field="language")
+    emitter = get_emitter(draw.language)
+    lex = resolve_lexicon(draw.lexicon_key, lexicon)
+    namer = Namer(draw.language)
+    ctx = BuildContext(draw, lex, namer, random.Random(draw.history_seed ^ CONTEXT_SEED_SALT))
+    bp = template.build(ctx)
+    _check_blueprint(spec, draw, bp)
+    info = ProjectInfo(
+        name=bp.package, summary=bp.summary, domain=lex.domain, structure=draw.structure,
+        domain_dir=namer.file(lex.noun("entity", plural=True)), settings=bp.settings,
+        readme_sections=tuple(bp.readme_sections), readme_usage=bp.readme_usage,
+    )
+    lay = _layout(bp, emitter, info)
+
+    shipped_sites = dict(bp.sites)
+    for herring in bp.red_herrings:
+        shipped_sites.update(herring.snippets)
+    gold_sites = {**shipped_sites, **bp.bug.gold.snippets}
+
+    visible_modules = [*bp.modules, *bp.tests]
+    shipped, _, _ = _render_modules(bp, lay, visible_modules, shipped_sites)
+    source_paths = [lay.paths[m.key] for m in bp.modules]
+    shipped.update(emitter.scaffold(info, ScaffoldState(version="0", source_paths=tuple(source_paths),
+                                                        settings=bp.settings)))
+    oracle, _, _ = _render_modules(bp, lay, bp.oracle, gold_sites)
+
+    def variant(sites: dict[str, str], mark: tuple[str, ...] = ()) -> tuple[dict[str, str], dict, dict]:
+        files, spans, regions = _render_modules(bp, lay, bp.modules, sites, mark)
+        return {p: t for p, t in files.items() if shipped.get(p) != t}, spans, regions
+
+    gold_changed, gold_spans, gold_regions = variant(gold_sites, (bp.bug.site,))
+    gold_rendered, _, _ = _render_modules(bp, lay, bp.modules, gold_sites)
+    bug_path, bug_span = gold_spans[bp.bug.site]
+    region = gold_regions.get(bug_path) or expand_to_lines(gold_rendered[bug_path], bug_span)
+    if region[1] <= region[0]:
+        raise TemplateError("region_empty", "gold region is empty: mark it with {{[}} {{]}}", field="bug")
+    gold_region = GoldRegion(bug_path, region[0], region[1], line_span(gold_rendered[bug_path], region))
+
+    def fix_record(label: str, description: str, changed: dict[str, str]) -> FixRecord:
+        if not changed:
+            raise TemplateError("fix_empty", f"fix {label!r} changes nothing", field="bug")
+        return FixRecord(label, description, unified_diff({p: shipped[p] for p in changed}, changed), changed)
+
+    gold = fix_record("gold", bp.bug.gold.description or bp.bug.summary, gold_changed)
+    alternatives = []
+    for alt in bp.bug.alternatives:
+        changed, _, _ = variant({**shipped_sites, **alt.snippets})
+        if changed == gold_changed:
+            raise TemplateError("fix_same_as_gold", f"alternative {alt.label!r} equals the gold fix", field="bug")
+        alternatives.append(fix_record(alt.label, alt.description, changed))
+
+    _, shipped_spans, _ = variant(shipped_sites, tuple(c.site for c in bp.canaries))
+    canaries = []
+    for canary in bp.canaries:
+        path, span = shipped_spans[canary.site]
+        naive_shipped, _, _ = variant({**shipped_sites, canary.site: canary.naive_fix})
+        naive_gold, _, _ = _render_modules(bp, lay, bp.modules, {**gold_sites, canary.site: canary.naive_fix})
+        if not naive_shipped:
+            raise TemplateError("canary_noop", f"canary {canary.name!r} fix changes nothing", field="canaries")
+        canaries.append(CanaryRecord(
+            canary.name, path, line_span(shipped[path], span), canary.description,
+            unified_diff({p: shipped[p] for p in naive_shipped}, naive_shipped), canary.guard,
+            {p: t for p, t in naive_gold.items() if shipped.get(p) != t},
+        ))
+
+    before: dict[str, str] = {}
+    for herring in bp.red_herrings:
+        before.update(herring.history_before)
+    history, suspicious, version = _plan_history(bp, lay, draw, shipped_sites, before)
+    final_files = {path: history.objects[blob].as_raw_string().decode("utf-8")
+                   for path, blob in history.trees[-1].items()}
+    final_scaffold = emitter.scaffold(info, ScaffoldState(version=version, source_paths=tuple(source_paths),
+                                                          settings=bp.settings))
+    for path in final_scaffold:
+        shipped[path] = final_files[path]
+    if final_files != shipped:
+        diff = sorted(set(final_files) ^ set(shipped)) or [p for p in shipped if final_files.get(p) != shipped[p]]
+        raise TemplateError("history_inconsistent", f"history HEAD differs from the workspace: {diff[:5]}",
+                            field="features")
+
+    herrings = []
+    expected_failures: list[str] = []
+    for herring in bp.red_herrings:
+        paths: set[str] = set()
+        for site in [*herring.snippets, *herring.history_before]:
+            for module in bp.modules:
+                if "{{!" + site + "}}" in module.text:
+                    paths.add(lay.paths[module.key])
+        expected_failures.extend(herring.failing_tests)
+        herrings.append(HerringRecord(
+            herring.kind, herring.description, tuple(sorted(paths)), herring.failing_tests,
+            suspicious if herring.kind == "suspicious-commit" else None,
+        ))
+    key_paths = {m.key: lay.paths[m.key] for m in [*bp.modules, *bp.tests]}
+    facts = [(render(p, bp.names, {}).text, tuple(key_paths.get(a, a) for a in anchors))
+             for p, anchors in bp.fact_tokens]
+    return GeneratedInstance(
+        draw=draw, template=spec.slug, family=spec.family, tier=spec.tier, language=draw.language,
+        files=dict(sorted(shipped.items())), history=history, oracle_files=oracle,
+        visible_tests=[lay.paths[m.key] for m in bp.tests], oracle_tests=[lay.paths[m.key] for m in bp.oracle],
+        gold=gold, alternatives=alternatives, canaries=canaries, red_herrings=herrings,
+        expected_visible_failures=expected_failures, gold_region=gold_region,
+        fingerprint=build_fingerprint(spec, draw, bp, lex.domain, emitter.tech_stack),
+        fact_tokens=facts, source_paths=source_paths, bug_summary=bp.bug.summary,
+        history_before=before,
+    )

@@ -1,0 +1,103 @@
+"""``GeneratedInstance``: everything one generated challenge consists of.
+
+Agent-visible: ``files`` (the workspace at HEAD) and ``history`` (the git
+repository).  Secret (staff/oracle only): everything else.  ``secrets_dict()``
+is the JSON-serialisable form the Django layer seals.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from challenges.engine.draw import Draw
+from challenges.engine.history import History
+
+
+@dataclass(frozen=True)
+class FixRecord:
+    label: str
+    description: str
+    patch: str
+    files: dict[str, str] = field(repr=False)  # full text of every changed file after the fix
+
+
+@dataclass(frozen=True)
+class CanaryRecord:
+    name: str
+    path: str
+    lines: tuple[int, int]
+    description: str
+    patch: str  # the obvious-looking "fix" against the shipped workspace
+    guard: str  # hidden test (function name) that must fail on the "fix"
+    files: dict[str, str] = field(repr=False)  # gold-fixed files with the naive fix applied
+
+
+@dataclass(frozen=True)
+class GoldRegion:
+    path: str
+    start: int  # character offsets in the gold-fixed file
+    end: int
+    lines: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class HerringRecord:
+    kind: str
+    description: str
+    paths: tuple[str, ...] = ()
+    tests: tuple[str, ...] = ()
+    commit: str | None = None
+
+
+@dataclass
+class GeneratedInstance:
+    draw: Draw
+    template: str
+    family: str
+    tier: int
+    language: str
+    files: dict[str, str]
+    history: History
+    oracle_files: dict[str, str]
+    visible_tests: list[str]
+    oracle_tests: list[str]
+    gold: FixRecord
+    alternatives: list[FixRecord]
+    canaries: list[CanaryRecord]
+    red_herrings: list[HerringRecord]
+    expected_visible_failures: list[str]
+    gold_region: GoldRegion
+    fingerprint: dict[str, Any]
+    fact_tokens: list[tuple[str, tuple[str, ...]]]
+    source_paths: list[str]
+    bug_summary: str
+    history_before: dict[str, str] = field(default_factory=dict, repr=False)
+
+    @property
+    def gold_patch(self) -> str:
+        return self.gold.patch
+
+    def secrets_dict(self) -> dict[str, Any]:
+        """The staff-only part, JSON-serialisable (oracle, patches, canary map...)."""
+        return {
+            "draw": self.draw.to_dict(),
+            "template": self.template,
+            "oracle_files": dict(self.oracle_files),
+            "oracle_tests": list(self.oracle_tests),
+            "gold_patch": self.gold.patch,
+            "alternatives": [{"label": a.label, "description": a.description, "patch": a.patch}
+                             for a in self.alternatives],
+            "canaries": [
+                {"name": c.name, "path": c.path, "lines": list(c.lines), "description": c.description,
+                 "patch": c.patch, "guard": c.guard}
+                for c in self.canaries
+            ],
+            "red_herrings": [asdict(h) for h in self.red_herrings],
+            "expected_visible_failures": list(self.expected_visible_failures),
+            "gold_region": asdict(self.gold_region),
+            "fingerprint": self.fingerprint,
+            "fact_tokens": [[phrase, list(anchors)] for phrase, anchors in self.fact_tokens],
+            "bug_summary": self.bug_summary,
+            "commits": [asdict(c) for c in self.history.commits],
+        }

@@ -1,0 +1,162 @@
+"""Placeholder rendering with span tracking (syntax documented in ``ir.py``).
+
+``render`` substitutes sites first (their snippets may use ``{{name}}``), then
+names, then strips the optional ``{{[}}``/``{{]}}`` region markers.  Sites listed
+in ``mark`` and the region get their character spans in the final text reported,
+which is how the engine records gold regions and canary locations without ever
+putting a marker into emitted code.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from challenges.engine.errors import TemplateError
+
+_SITE = re.compile(r"\{\{!([A-Za-z_][\w.-]*)\}\}")
+_NAME = re.compile(r"\{\{([A-Za-z_][\w.]*)\}\}")
+_REGION = re.compile(r"\{\{([\[\]])\}\}")
+_OPEN, _CLOSE, _RSTART, _REND = "\ue000", "\ue001", "\ue002", "\ue003"
+_MARKERS = re.compile("[\ue000-\ue003]")
+
+
+@dataclass(frozen=True)
+class Rendered:
+    text: str
+    spans: dict[str, tuple[int, int]]
+    region: tuple[int, int] | None
+
+
+def _line_bounds(text: str, start: int, end: int) -> tuple[int, int, str, str]:
+    line_start = text.rfind("\n", 0, start) + 1
+    nl = text.find("\n", end)
+    line_end = len(text) if nl < 0 else nl + 1
+    return line_start, line_end, text[line_start:start], text[end : (nl if nl >= 0 else len(text))]
+
+
+def _substitute_sites(text: str, snippets: Mapping[str, str], mark: set[str], order: list[str]) -> str:
+    out: list[str] = []
+    pos = 0
+    for m in _SITE.finditer(text):
+        name = m.group(1)
+        if name not in snippets:
+            raise TemplateError("template_site_unknown", f"no snippet for site {name!r}", field="sites")
+        snippet = textwrap.dedent(snippets[name]).strip("\n")
+        line_start, line_end, prefix, suffix = _line_bounds(text, m.start(), m.end())
+        alone = prefix.strip() == "" and suffix.strip() == ""
+        if snippet == "" and alone:
+            out.append(text[pos:line_start])
+            if name in mark:
+                out.append(_OPEN + _CLOSE)
+                order.append(name)
+            pos = line_end
+            continue
+        indent = prefix if prefix.strip() == "" else ""
+        lines = snippet.split("\n")
+        body = "\n".join([lines[0]] + [(indent + line) if line.strip() else "" for line in lines[1:]])
+        out.append(text[pos : m.start()])
+        if name in mark:
+            out.append(_OPEN + body + _CLOSE)
+            order.append(name)
+        else:
+            out.append(body)
+        pos = m.end()
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _substitute_names(text: str, names: Mapping[str, str]) -> str:
+    def repl(m: re.Match[str]) -> str:
+        key = m.group(1)
+        if key == "imports":
+            return m.group(0)
+        if key not in names:
+            raise TemplateError("template_name_unknown", f"no name {key!r}", field="names")
+        return str(names[key])
+
+    return _NAME.sub(repl, text)
+
+
+def _substitute_region(text: str) -> str:
+    out: list[str] = []
+    pos = 0
+    for m in _REGION.finditer(text):
+        marker = _RSTART if m.group(1) == "[" else _REND
+        line_start, line_end, prefix, suffix = _line_bounds(text, m.start(), m.end())
+        if prefix.strip() == "" and suffix.strip() == "":
+            out.append(text[pos:line_start] + marker)
+            pos = line_end
+        else:
+            out.append(text[pos : m.start()] + marker)
+            pos = m.end()
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def render(
+    text: str,
+    names: Mapping[str, str],
+    snippets: Mapping[str, str],
+    *,
+    mark: Iterable[str] = (),
+    imports: str | None = None,
+) -> Rendered:
+    """Render ``text``; ``imports`` replaces ``{{imports}}`` (line removed when empty)."""
+    order: list[str] = []
+    staged = _substitute_sites(text, snippets, set(mark), order)
+    staged = _substitute_names(staged, names)
+    if "{{imports}}" in staged:
+        if imports:
+            staged = staged.replace("{{imports}}", imports.rstrip("\n"))
+        else:
+            staged = re.sub(r"[ \t]*\{\{imports\}\}[ \t]*\n?", "", staged)
+    staged = _substitute_region(staged)
+    leftover = re.search(r"\{\{[^}]*\}\}", staged)
+    if leftover:
+        raise TemplateError("template_placeholder", f"unresolved placeholder {leftover.group(0)}", field="text")
+    out: list[str] = []
+    spans: dict[str, tuple[int, int]] = {}
+    region_start: int | None = None
+    region: tuple[int, int] | None = None
+    opened: list[tuple[str, int]] = []
+    pos = 0
+    length = 0
+    names_iter = iter(order)
+    for m in _MARKERS.finditer(staged):
+        chunk = staged[pos : m.start()]
+        out.append(chunk)
+        length += len(chunk)
+        pos = m.end()
+        ch = m.group(0)
+        if ch == _OPEN:
+            opened.append((next(names_iter), length))
+        elif ch == _CLOSE:
+            site, start = opened.pop()
+            spans[site] = (start, length)
+        elif ch == _RSTART:
+            region_start = length
+        elif region_start is not None:
+            region = (region_start, length)
+    out.append(staged[pos:])
+    return Rendered("".join(out), spans, region)
+
+
+def line_span(text: str, span: tuple[int, int]) -> tuple[int, int]:
+    """1-based (first_line, last_line) covering the character span (an empty span
+    maps to the line where it sits)."""
+    start, end = span
+    first = text.count("\n", 0, start) + 1
+    last = text.count("\n", 0, max(start, end - 1)) + 1 if end > start else first
+    return first, last
+
+
+def expand_to_lines(text: str, span: tuple[int, int]) -> tuple[int, int]:
+    """Grow a character span to whole lines (without the final newline)."""
+    start, end = span
+    line_start = text.rfind("\n", 0, start) + 1
+    nl = text.find("\n", max(end - 1, start)) if end > start else text.find("\n", start)
+    line_end = len(text) if nl < 0 else nl
+    return line_start, line_end
