@@ -151,6 +151,9 @@ class FiguresSerializer(serializers.Serializer):
     pass_at_k = PassAtKSerializer()
     challenges_attempted = serializers.IntegerField()
     challenges_solved = serializers.IntegerField()
+    invalidated_solves = serializers.IntegerField(
+        help_text="Oracle-passed submissions whose score was invalidated; counted as not solved."
+    )
     cost = CostSerializer()
     cost_per_solve_usd = FigureSerializer(source="cost_per_solve")
     solves_per_dollar = FigureSerializer()
@@ -218,7 +221,7 @@ BOUT_EXAMPLE = {
 FIGURES_EXAMPLE = {
     "attempts": 6, "decided_attempts": 5, "pending_attempts": 1, "solved_attempts": 2, "pass_at_1": 0.4,
     "pass_at_k": {"k": 3, "value": 0.5, "attempts": 5, "challenges": 4, "challenges_below_k": 3},
-    "challenges_attempted": 4, "challenges_solved": 2,
+    "challenges_attempted": 4, "challenges_solved": 2, "invalidated_solves": 0,
     "cost": {"status": "reported", "total_usd": "2.400000", "reported_sum_usd": "2.400000",
              "reported_submissions": 7, "submissions": 7, "total_tokens": 310422, "tokens_reported_submissions": 7},
     "cost_per_solve_usd": {"value": 1.2, "status": "ok"},

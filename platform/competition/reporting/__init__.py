@@ -19,6 +19,7 @@ from competition.reporting.cost import (
 from competition.reporting.errors import ReportingInputError
 from competition.reporting.estimators import PassAtK, pass_at_k, pass_at_k_over_challenges, solve_rate
 from competition.reporting.figures import (
+    INVALIDATED,
     AgentFigures,
     AttemptFacts,
     FrontierResult,
@@ -32,7 +33,7 @@ from competition.reporting.frontier import FrontierPoint, dominates, pareto_fron
 from competition.reporting.latency import LatencySummary, latency_summary, percentile_nearest_rank
 
 __all__ = [
-    "AgentFigures", "AttemptFacts", "CostStatus", "CostSummary", "Figure", "FigureStatus", "FrontierPoint",
+    "INVALIDATED", "AgentFigures", "AttemptFacts", "CostStatus", "CostSummary", "Figure", "FigureStatus", "FrontierPoint",
     "FrontierResult", "LatencySummary", "Outcome", "PassAtK", "ReportSettings", "ReportingInputError",
     "SubmissionFacts", "agent_figures", "cost_accuracy_frontier", "cost_per_attempt", "cost_per_solve",
     "cost_summary", "dominates", "latency_summary", "pareto_frontier", "pass_at_k", "pass_at_k_over_challenges",

@@ -6,7 +6,8 @@ attempt's server-recorded start, never the client's claimed elapsed time.
 
 Definitions (spec 001 §3, §5):
 
-* attempt outcome: solved if any of its submissions solved; pending while an evaluation
+* attempt outcome: solved if any of its submissions solved (a solve whose score was
+  invalidated arrives as ``result="invalidated"`` and is not a solve); pending while an evaluation
   is outstanding or the attempt can still receive submissions; otherwise failed. An
   attempt with no submission that has closed is a failure: abstaining is not free.
 * pass@1: solved attempts / decided (solved + failed) attempts, pooled over challenges.
@@ -42,6 +43,8 @@ from competition.reporting.latency import LatencySummary, latency_summary
 
 SOLVED = "solved"
 PENDING = "pending"
+# A submission the oracle passed whose score staff invalidated: never a solve here either.
+INVALIDATED = "invalidated"
 
 
 class Outcome(StrEnum):
@@ -108,6 +111,7 @@ class AgentFigures:
     solves_per_dollar: Figure
     cost_per_attempt: Figure
     latency: LatencySummary
+    invalidated_solves: int = 0
 
 
 def agent_figures(attempts: Iterable[AttemptFacts], *, k: int) -> AgentFigures:
@@ -144,6 +148,7 @@ def agent_figures(attempts: Iterable[AttemptFacts], *, k: int) -> AgentFigures:
         solves_per_dollar=solves_per_dollar(cost, len(challenges_solved)),
         cost_per_attempt=cost_per_attempt(cost, len(attempts)),
         latency=latency_summary(value for value in latencies if value is not None),
+        invalidated_solves=sum(s.result == INVALIDATED for s in submissions),
     )
 
 

@@ -6,9 +6,10 @@ times only: a submission's ``received_at`` minus its attempt's ``started_at``; t
 client's ``claimed_elapsed_seconds`` never enters a figure. Cost and tokens are the
 client's metadata and are shown as "not reported" when absent, never as zero.
 
-Solves here are oracle verdicts on submissions. A score later invalidated for integrity
-reasons still shows on the leaderboard (struck out); these figures describe what the
-agent's patches did, which is what cost and latency were spent on.
+Solves are oracle verdicts on submissions, except that a solve whose score was
+invalidated (contamination, disqualification) is not a solve here either: invalidated
+scores never count, on the leaderboard or in these figures. Its cost and time still
+count, and ``invalidated_solves`` discloses how many there were.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from django.utils import timezone
 
 from competition.models import Agent, Attempt, Bout, Score, Season, Submission
 from competition.reporting import (
+    INVALIDATED,
     AgentFigures,
     AttemptFacts,
     FrontierResult,
@@ -72,7 +74,7 @@ class AgentReport:
 
 
 def _facts(attempt_filter: Q, submission_filter: Q, *, now: datetime) -> dict[int, dict]:
-    """Attempt facts keyed by attempt id, with the agent, bout and season of each."""
+    """Attempt facts keyed by attempt id, with the agent, bout and season of each (3 queries)."""
     attempts = Attempt.objects.filter(attempt_filter).values(
         "id", "challenge_id", "state", "started_at", "expires_at",
         "entry__agent_id", "entry__bout_id", "entry__bout__state", "entry__bout__season_id",
@@ -83,8 +85,12 @@ def _facts(attempt_filter: Q, submission_filter: Q, *, now: datetime) -> dict[in
     for row in attempts:
         started[row["id"]] = row["started_at"]
         records[row["id"]] = row
+    invalidated = set(
+        Score.objects.filter(state=Score.State.INVALIDATED, submission__in=Submission.objects.filter(submission_filter))
+        .values_list("submission_id", flat=True)
+    )
     for row in Submission.objects.filter(submission_filter).values(
-        "attempt_id", "received_at", "result", "cost_usd", "tokens"
+        "id", "attempt_id", "received_at", "result", "cost_usd", "tokens"
     ).order_by("received_at", "id"):
         start = started.get(row["attempt_id"])
         if start is None:
@@ -92,7 +98,8 @@ def _facts(attempt_filter: Q, submission_filter: Q, *, now: datetime) -> dict[in
         submissions[row["attempt_id"]].append(
             SubmissionFacts(
                 seconds=max(0.0, (row["received_at"] - start).total_seconds()),
-                result=row["result"], cost_usd=row["cost_usd"], tokens=row["tokens"],
+                result=INVALIDATED if row["id"] in invalidated else row["result"],
+                cost_usd=row["cost_usd"], tokens=row["tokens"],
             )
         )
     for attempt_id, row in records.items():

@@ -4,7 +4,7 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from competition.models import Attempt, Bout, Submission
+from competition.models import Attempt, Bout, Score, Submission
 from competition.reporting import CostStatus, FigureStatus, ReportSettings, pass_at_k
 from competition.selectors import agent_report, bout_report, season_report
 from tests import factories as f
@@ -111,12 +111,25 @@ def test_agent_report_per_bout_and_season():
 
 def test_report_queries_are_bounded(django_assert_num_queries):
     season, bout, payer, silent = build()
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(4):
         bout_report(bout=bout)
     for n in range(5):
         entry = f.entry(bout=bout, agent=f.agent(name=f"more{n}"))
         f.submission(attempt=f.attempt(entry=entry, challenge=bout.challenges.first()), seconds=5, cost_usd="0.1")
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(4):
         assert len(bout_report(bout=bout).rows) == 7
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(4):
         agent_report(agent=payer)
+
+
+def test_an_invalidated_solve_is_not_a_solve_but_its_cost_and_time_count():
+    bout = f.bout(tiers=(1, 2), state=Bout.State.CLOSED)
+    c1, c2 = bout.challenges.order_by("position")
+    entry = f.entry(bout=bout, agent=f.agent(name="recaller"))
+    f.solve(entry=entry, challenge=c1, seconds=3, cost_usd="0.05", state=Score.State.INVALIDATED)
+    f.solve(entry=entry, challenge=c2, seconds=300, cost_usd="0.95")
+    figures = bout_report(bout=bout).rows[0].figures
+    assert (figures.solved_attempts, figures.challenges_solved, figures.invalidated_solves) == (1, 1, 1)
+    assert figures.pass_at_1 == 0.5
+    assert figures.cost_per_solve.value == pytest.approx(1.0)
+    assert (figures.latency.count, figures.latency.p50) == (2, 3.0)

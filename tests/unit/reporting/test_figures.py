@@ -36,6 +36,9 @@ def test_outcomes():
     assert attempt("a", sub(5), sub(7, "error")).outcome is Outcome.FAILED
     # A closed attempt with nothing submitted is a failure: abstaining is not free.
     assert attempt("a").outcome is Outcome.FAILED
+    # A solve whose score was invalidated is no solve.
+    assert attempt("a", sub(5, "invalidated")).outcome is Outcome.FAILED
+    assert agent_figures([attempt("a", sub(5, "invalidated"))], k=1).invalidated_solves == 1
     # A solve stands even while the attempt is still open.
     assert attempt("a", sub(3, "solved"), open=True).outcome is Outcome.SOLVED
 
