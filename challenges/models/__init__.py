@@ -1,4 +1,6 @@
 from challenges.models.catalogue import ChallengeTemplate, Lexicon
 from challenges.models.instances import ChallengeInstance, GenerationAttempt, GenerationRun
+from challenges.models.novelty import CorpusEntry, FingerprintReview, HallOfFameEntry, RotationCalendar
 
-__all__ = ["ChallengeTemplate", "Lexicon", "ChallengeInstance", "GenerationAttempt", "GenerationRun"]
+__all__ = ["ChallengeTemplate", "Lexicon", "ChallengeInstance", "GenerationAttempt", "GenerationRun",
+           "CorpusEntry", "FingerprintReview", "HallOfFameEntry", "RotationCalendar"]
