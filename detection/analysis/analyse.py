@@ -10,7 +10,9 @@ language, bad parameters, duplicate names).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from .canonical import CanonicalMatch, CanonicalParams, canonical_matches
@@ -31,6 +33,19 @@ class AnalysisParams:
     distance: DistanceParams = DistanceParams()
     convergence: ConvergenceParams = ConvergenceParams()
     canonical: CanonicalParams = CanonicalParams()
+    # trees are walked recursively; deep expressions (a 3,000-term sum) need room
+    recursion_limit: int = 20_000
+
+
+@contextmanager
+def _room_for(depth: int) -> Iterator[None]:
+    previous = sys.getrecursionlimit()
+    if previous < depth:
+        sys.setrecursionlimit(depth)
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(previous)
 
 
 @dataclass
@@ -59,10 +74,14 @@ def analyse_tree(
 def analyse_source(
     name: str, source: str | bytes, language: str, params: AnalysisParams = AnalysisParams()
 ) -> AnalysedSolution | ParseFailure:
-    parsed = parse_source(source, language, solution=name)
-    if isinstance(parsed, ParseFailure):
-        return parsed
-    return analyse_tree(name, parsed, language, params, in_place=True)
+    try:
+        with _room_for(params.recursion_limit):
+            parsed = parse_source(source, language, solution=name)
+            if isinstance(parsed, ParseFailure):
+                return parsed
+            return analyse_tree(name, parsed, language, params, in_place=True)
+    except RecursionError:
+        return ParseFailure(name, 1, 1, "nested too deeply to analyse", code="analysis_too_deep")
 
 
 @dataclass
@@ -133,8 +152,9 @@ def analyse_prepared(
         else:
             library.append((item.name, item.bug_type, result.prepared))
     trees = [(s.name, s.prepared) for s in analysed]
-    pairs = all_pairs(trees, params.convergence.thresholds, params.distance)
+    with _room_for(params.recursion_limit):
+        pairs = all_pairs(trees, params.convergence.thresholds, params.distance)
+        matches = canonical_matches(trees, library, bug_type=bug_type, params=params.canonical,
+                                    distance_params=params.distance) if library else []
     result_convergence = convergence(pairs, tier, params.convergence)
-    matches = canonical_matches(trees, library, bug_type=bug_type, params=params.canonical,
-                                distance_params=params.distance) if library else []
     return AnalysisReport(language, list(analysed), pairs, result_convergence, matches, failures)

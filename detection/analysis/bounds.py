@@ -13,9 +13,10 @@ against the exact distance on random trees:
   :func:`string_edit_distance` is a pure-Python bit-parallel version (Myers
   1999 / Hyyrö 2001) the tests use to check rapidfuzz against a plain DP.
 * :func:`top_down_upper_bound` – ``TED ≤`` the cost of an explicit edit script:
-  roots mapped, children aligned by identical subtrees (hash LCS) and, between
-  those anchors, by equal labels recursively; unaligned subtrees are deleted or
-  inserted. It is a valid (top-down) mapping, so its cost can only overestimate.
+  roots mapped, children aligned by identical subtrees (hash LCS, every match
+  verified label by label) and, between those anchors, by equal labels
+  recursively; unaligned subtrees are deleted or inserted. It is a valid
+  (top-down) mapping, so its cost can only overestimate.
 """
 
 from __future__ import annotations
@@ -99,12 +100,22 @@ def _lcs_pairs(xs: list[int], ys: list[int]) -> list[tuple[int, int]]:
     return pairs
 
 
+def same_subtree(a: PreparedTree, b: PreparedTree, ia: int, ib: int) -> bool:
+    """Exact identity check (the hash only short-lists): postorder labels and
+    subtree sizes over a subtree's contiguous postorder range determine it."""
+    if a.hashes[ia] != b.hashes[ib] or a.sizes[ia] != b.sizes[ib]:
+        return False
+    la, lb = a.lml[ia], b.lml[ib]
+    return a.labels[la:ia + 1] == b.labels[lb:ib + 1] and a.sizes[la:ia + 1] == b.sizes[lb:ib + 1]
+
+
 def _map_roots(a: PreparedTree, b: PreparedTree, ia: int, ib: int, cap: int) -> int:
-    if a.hashes[ia] == b.hashes[ib] and a.sizes[ia] == b.sizes[ib]:
+    if same_subtree(a, b, ia, ib):
         return 0
     cost = 0 if a.labels[ia] == b.labels[ib] else 1
     ca, cb = a.children[ia], b.children[ib]
-    anchors = _lcs_pairs([a.hashes[k] for k in ca], [b.hashes[k] for k in cb])
+    anchors = [(x, y) for x, y in _lcs_pairs([a.hashes[k] for k in ca], [b.hashes[k] for k in cb])
+               if same_subtree(a, b, ca[x], cb[y])]
     anchors.append((len(ca), len(cb)))
     pa = pb = 0
     for ai, bi in anchors:

@@ -110,7 +110,7 @@ def compare(
 ) -> PairDistance:
     """Bracket the normalised distance tightly enough to decide every threshold."""
     scale = max(a.size, b.size, 1)
-    if a.digest == b.digest:
+    if a.digest == b.digest and a.labels == b.labels and a.sizes == b.sizes:
         return PairDistance(names[0], names[1], 0.0, 0.0, "identical")
     top = max(thresholds) if thresholds else 1.0
     lower = size_lower_bound(a, b)

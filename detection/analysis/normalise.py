@@ -2,10 +2,12 @@
 
 Input is the language-neutral tree from :mod:`.parsing` (comments are already
 gone: the parser's comment nodes are never lowered, and whitespace/formatting
-never reaches the tree). :func:`normalise` rewrites a copy through the rules
-below, each switchable in :class:`NormaliseOptions` so a finding can say which
-rules were applied. Examples are Python for brevity; the rules act on the shared
-vocabulary (see :mod:`.languages.base`) and so apply to every language.
+never reaches the tree). :func:`normalise` rewrites it through the rules below,
+each switchable in :class:`NormaliseOptions` so a finding can say which rules
+were applied. Examples are Python for brevity; the rules act on the shared
+vocabulary (see :mod:`.languages.base`) and so apply to every language. Each rule
+has a test in ``tests/unit/analysis/test_normalise.py`` showing that its
+disguise collapses with the rule on and does not with it off.
 
 Lowering rules (applied while building the tree, always on)
     comments and formatting: ``x = 1  # one`` → ``x = 1``
@@ -15,21 +17,35 @@ Lowering rules (applied while building the tree, always on)
         ``True``/``true`` → ``true``; ``None``/``null``/``nil`` → ``null``
     updates: ``i++``, ``++i``, ``i += 1`` → ``i += 1``
     declarations: ``let x = 1``, ``var x = 1``, ``x := 1`` → ``x = 1``
-    for → while: ``for (i = 0; i < n; i++) B`` → ``i = 0; while (i < n) { B; i += 1 }``
-        and ``for i in range(a, b): B`` (Rust ``for i in a..b``) the same
+    for → while: ``for (i = 0; i < n; i++) B`` → ``i = 0; while (i < n) { B } step { i += 1 }``
+        and ``for i in range(a, b): B`` (Rust ``for i in a..b``) the same; the
+        update is the loop's *step* block so ``continue`` keeps its meaning
     expression bodies: ``lambda x: x + 1`` → ``def _(x): return x + 1``;
         Rust tail expression ``{ …; x }`` → ``{ …; return x }``
 
-Rules of :func:`normalise`
-    ``strip_docstrings`` – statements that are only a literal or a name:
-        ``def f():\\n    """Doc."""\\n    return 1`` → ``def f(): return 1``
-    ``dead_code`` – code after a jump, constant conditions, unused pure assignments:
-        ``return x; y = 1`` → ``return x``; ``if False: A else: B`` → ``B``;
-        ``unused = 42`` (``unused`` never read) → removed
-    ``flatten_blocks`` – a block nested directly in a block is spliced:
-        ``{ a; { b; c; } }`` → ``{ a; b; c; }``
+Rules of :func:`normalise` (wrappers and unused assignments first, then one
+bottom-up rewrite applying the block and node rules, then temporaries,
+reordering and renaming)
     ``inline_wrappers`` – pass-through wrappers are replaced by their callee:
         ``def g(a, b): return h(a, b)`` … ``g(x, y)`` → ``h(x, y)`` (``g`` removed)
+    ``dead_code`` – unreachable or ineffective code:
+        ``return x; y = 1`` → ``return x``; ``if False: A else: B`` → ``B``;
+        ``unused = 42`` (``unused`` never read, pure value) → removed;
+        ``x = x`` → removed; ``let x;`` → removed (the later assignment binds ``x``);
+        ``c or False`` → ``c``; a ``continue`` ending a loop body → removed:
+        ``for …: if c: continue else: B`` → ``for …: if not c: B``
+    ``strip_docstrings`` – statements that are only a literal (or, before the
+        last statement, a bare name): ``def f():\n    """Doc."""\n    return 1`` →
+        ``def f(): return 1``
+    ``flatten_blocks`` – a block nested directly in a block is spliced:
+        ``{ a; { b; c; } }`` → ``{ a; b; c; }``
+    ``split_tuples`` – ``a, b = 0, n`` → ``a = 0; b = n`` when no value reads a
+        target assigned before it (``i, j = i + 1, j - 1`` splits, a swap does
+        not); ``a, b = (x, b) if c else (a, y)`` → ``if c: a = x else: b = y``
+    ``index_loops`` – ``i = 0; while i < len(xs): x = xs[i]; …; i += 1`` →
+        ``for x in xs: …`` when ``i`` serves only to fetch ``xs[i]`` and is
+        not used after the loop (also ``xs.length``, ``xs.len()``, ``xs.get(i)``;
+        a start other than 0 becomes ``xs[k:]``)
     ``early_return_else`` – an ``if`` whose body always jumps owns the rest:
         ``if c: return a`` ``return b`` → ``if c: return a else: return b``
     ``invert_if`` – one polarity per condition of an if/else or ternary:
@@ -40,23 +56,34 @@ Rules of :func:`normalise`
     ``if_to_ternary`` – an if/else assigning or returning one thing is a ternary:
         ``if c: x = a else: x = b`` → ``x = a if c else b``;
         ``if c: return a else: return b`` → ``return a if c else b``;
+        ``if c: x = a`` → ``x = a if c else x``;
+        ``if c: x += 1 else: x = 1`` → ``x = x + 1 if c else 1``;
         Rust ``let x = if c { a } else { b }`` → ``x = a if c else b``
-    ``compound_assign`` – ``x = x + y`` → ``x += y``
+    ``compound_assign`` – ``x = x + y`` → ``x += y`` (also ``a[k] = a[k] + y``)
     ``compare_orientation`` – ``a > b`` → ``b < a``; ``a >= b`` → ``b <= a``;
-        ``not (a < b)`` → ``b <= a``; ``not not c`` → ``c``
+        ``not (a < b)`` → ``b <= a``; ``not not c`` → ``c``;
+        ``len(xs) == 0`` → ``not xs``; ``len(xs) > 0`` → ``xs``
+    ``inline_temporaries`` – a name assigned once and read once, later in the
+        same block with nothing in between writing what it reads, is put back:
+        ``parts = s.split(); n = 0; for p in parts: …`` →
+        ``n = 0; for p in s.split(): …``; and a loop variable only copied:
+        ``for s in xs: v = s; …`` → ``for v in xs: …``
     ``reorder`` – adjacent statements with no data dependency get one canonical
         order (by name- and literal-blind structure): ``b = g(y); a = f(x)`` →
         ``a = f(x); b = g(y)``. Two statements depend on each other when one
         writes a name the other reads or writes (a method call's receiver counts
         as written), or either can jump (return/break/continue/throw). Calls are
         otherwise assumed free of hidden side effects: this is a similarity
-        measure, not a compiler.
+        measure, not a compiler. Ties (``a = 0; b = 0``) are settled again
+        after renaming, when names carry order-independent numbers.
     ``rename`` – alpha-renaming per scope: the solution's own names (bound as
         parameters, assignment or loop targets, declared functions, classes,
-        fields) become ``v0, v1, …`` per function (numbered by first use) and
-        ``g0, g1, …`` for module-level names and fields; names the solution does
-        not bind (builtins, library calls, attributes of library objects) keep
-        their text, so ``len(xs)`` and ``max(xs)`` stay different:
+        fields) become ``v0, v1, …`` per function and ``g0, g1, …`` for
+        module-level names and fields, numbered by first *read* (then by first
+        binding for names never read), so the order of independent
+        declarations does not matter; names the solution does not bind
+        (builtins, library calls, attributes of library objects) keep their
+        text, so ``len(xs)`` and ``max(xs)`` stay different:
         ``def total(items): s = 0 …`` → ``def g0(v0): v1 = 0 …``
 '''
 
@@ -340,7 +367,7 @@ class _Rewriter:
         node.children = out
 
     def _split_tuple(self, stmt: Node) -> list[Node]:
-        """``a, b = x, y`` → ``a = x; b = y`` when no target is read on the right;
+        """``a, b = x, y`` → ``a = x; b = y`` when no value reads an earlier target;
         ``a, b = (x, y) if c else (z, w)`` → an if/else of such assignments."""
         if stmt.kind != "assign" or len(stmt.children) != 2 or stmt.children[0].kind != "tuple":
             return [stmt]

@@ -45,3 +45,13 @@ def test_caller_mistakes_raise_domain_errors():
     with pytest.raises(InvalidParameterError) as caught:
         analyse_solutions([("a", COPY_A), ("a", COPY_B)], "python")
     assert caught.value.field == "solutions"
+
+
+def test_deeply_nested_input_is_analysed_or_reported_never_raised():
+    deep = "x = " + " + ".join(["1"] * 3000) + "\n"
+    report = analyse_solutions({"a": deep, "b": deep.replace("1 +", "2 +", 1)}, "python")
+    assert report.errors == [] and report.pairs[0].upper < 0.01
+    absurd = "x = " + " + ".join(["1"] * 100_000) + "\n"
+    report = analyse_solutions({"a": absurd, "b": COPY_A}, "python")
+    assert [(e.solution, e.code) for e in report.errors] == [("a", "analysis_too_deep")]
+    assert [s.name for s in report.solutions] == ["b"]

@@ -76,3 +76,11 @@ def test_relabel_insert_and_delete_cost_one_each():
     assert tree_edit_distance(base, prepare(Node("a", children=[Node("b"), Node("x")]))) == 1
     assert tree_edit_distance(base, prepare(Node("a", children=[Node("b")]))) == 1
     assert tree_edit_distance(base, prepare(Node("a", children=[Node("b"), Node("c"), Node("d")]))) == 1
+
+
+def test_upper_bound_does_not_trust_a_hash_collision():
+    a = prepare(Node("r", children=[Node("x", children=[Node("p"), Node("q")])]))
+    b = prepare(Node("r", children=[Node("x", children=[Node("q"), Node("p")])]))
+    exact = tree_edit_distance(a, b)
+    b.hashes = list(a.hashes)  # pretend every subtree hash collided
+    assert top_down_upper_bound(a, b) >= exact == 2
