@@ -1,8 +1,50 @@
+"""The competition's staff admin: a thin, permissioned interface over the services.
+
+Every state change (halt, resume, close, rescore, disqualify, score state) is a list
+action that leads to a confirmation page asking for a reason; only its POST calls the
+service, which records the audit or score event. Rows that record what happened
+(submissions, evaluations, attempts, scores, entries) are never added, edited field by
+field or deleted here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import timedelta
+from urllib.parse import urlencode
+
+from django import forms
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count, Model, QuerySet
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import NoReverseMatch, path, reverse
+from django.utils import timezone
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import ngettext
 
-from competition.models import Agent, AgentKey
+from competition.errors import ApplicationError
+from competition.models import (
+    Agent,
+    AgentKey,
+    Attempt,
+    Bout,
+    BoutChallenge,
+    BoutEntry,
+    Evaluation,
+    Score,
+    ScoreEvent,
+    Season,
+    Submission,
+)
 from competition.services import agent_key_revoke
+from competition.services.bouts import bout_create_from_pool, bout_transition
+from competition.services.evaluation import bout_rescore, challenge_rescore, submissions_rescore
+from competition.services.scores import entry_disqualify, score_transition
+from competition.services.staff import duration_parse, season_save
+from core.dashboard import Panel, register_panel
 
 
 class AgentKeyInline(admin.TabularInline):
@@ -51,3 +93,662 @@ class AgentKeyAdmin(admin.ModelAdmin):
         self.message_user(
             request, ngettext("%d key revoked.", "%d keys revoked.", count) % count, messages.SUCCESS
         )
+
+
+# --- shared pieces -------------------------------------------------------------------------
+
+
+def admin_link(obj: Model | None, text: str | None = None) -> str:
+    """A link to ``obj``'s admin page, or plain text when its model has no admin here."""
+    if obj is None:
+        return "-"
+    try:
+        url = reverse(f"admin:{obj._meta.app_label}_{obj._meta.model_name}_change", args=[obj.pk])
+    except NoReverseMatch:
+        return text or str(obj)
+    return format_html('<a href="{}">{}</a>', url, text or str(obj))
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 70}), max_length=2000,
+        help_text="Recorded with every change and shown in its history.",
+    )
+
+
+@dataclass(frozen=True)
+class ReasonAction:
+    """A state change confirmed on its own page with a reason.
+
+    ``permission`` names a ``has_<permission>_permission`` method of the ModelAdmin;
+    ``apply`` names its method ``(request, queryset, reason) -> None`` that calls the
+    service and reports the outcome with ``message_user``.
+    """
+
+    title: str
+    button: str
+    permission: str
+    apply: str
+
+
+Outcome = tuple[list[Model], list[tuple[Model, str]]]
+
+
+def each(rows: Iterable[Model], call: Callable[[Model], object]) -> Outcome:
+    """Call a service per row; a domain refusal of one row never stops the others."""
+    done: list[Model] = []
+    refused: list[tuple[Model, str]] = []
+    for row in rows:
+        try:
+            call(row)
+        except ApplicationError as exc:
+            refused.append((row, exc.message))
+        else:
+            done.append(row)
+    return done, refused
+
+
+class ReasonActionsAdmin(admin.ModelAdmin):
+    """Adds confirmation pages (``act/<name>/?ids=…``) for the actions in ``reason_actions``.
+
+    A list action only redirects to the page; the page's POST, with a reason, applies the
+    change. The page checks the permission itself, so a direct POST without it is a 403.
+    """
+
+    reason_actions: dict[str, ReasonAction] = {}
+    # A confirmation page names its rows in the URL; beyond this many, staff filter first.
+    reason_action_limit = 500
+    change_form_template = "admin/competition/change_form_actions.html"
+
+    def _url_name(self, suffix: str) -> str:
+        return f"{self.opts.app_label}_{self.opts.model_name}_{suffix}"
+
+    def get_urls(self):
+        view = self.admin_site.admin_view(self.reason_action_view)
+        return [path("act/<slug:name>/", view, name=self._url_name("act"))] + super().get_urls()
+
+    def reason_action_url(self, name: str, ids: Iterable[int]) -> str:
+        query = urlencode({"ids": ",".join(str(pk) for pk in ids)})
+        return f"{reverse('admin:' + self._url_name('act'), args=[name])}?{query}"
+
+    def reason_redirect(self, request: HttpRequest, queryset: QuerySet, name: str) -> HttpResponse | None:
+        ids = list(queryset.values_list("pk", flat=True)[: self.reason_action_limit + 1])
+        if len(ids) > self.reason_action_limit:
+            self.message_user(
+                request, f"Select at most {self.reason_action_limit} rows for one change; filter the list first.",
+                messages.ERROR,
+            )
+            return None
+        return HttpResponseRedirect(self.reason_action_url(name, ids))
+
+    def _permitted(self, request: HttpRequest, spec: ReasonAction) -> bool:
+        return getattr(self, f"has_{spec.permission}_permission")(request)
+
+    def reason_action_view(self, request: HttpRequest, name: str) -> HttpResponse:
+        spec = self.reason_actions.get(name)
+        if spec is None:
+            raise Http404("No such action.")
+        if not self._permitted(request, spec):
+            raise PermissionDenied
+        try:
+            ids = [int(part) for part in request.GET.get("ids", "").split(",") if part]
+        except ValueError as exc:
+            raise Http404("Bad selection.") from exc
+        changelist = reverse(f"admin:{self._url_name('changelist')}")
+        queryset = self.get_queryset(request).filter(pk__in=ids[: self.reason_action_limit])
+        rows = list(queryset)
+        if not rows:
+            self.message_user(request, "Nothing was selected.", messages.WARNING)
+            return HttpResponseRedirect(changelist)
+        form = ReasonForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            getattr(self, spec.apply)(request, queryset, form.cleaned_data["reason"])
+            return HttpResponseRedirect(changelist)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": spec.title, "opts": self.opts, "spec": spec, "rows": rows, "form": form,
+            "changelist_url": changelist,
+        }
+        return TemplateResponse(request, "admin/competition/reason_action.html", context)
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        links = [
+            {"label": spec.button, "url": self.reason_action_url(name, [int(object_id)])}
+            for name, spec in self.reason_actions.items()
+            if object_id.isdigit() and self._permitted(request, spec)
+        ]
+        return super().change_view(request, object_id, form_url, {"reason_links": links, **(extra_context or {})})
+
+    def report(self, request: HttpRequest, refused: list[tuple[Model, str]]) -> None:
+        for row, message in refused:
+            self.message_user(request, f"{getattr(row, 'handle', None) or row}: {message}", messages.ERROR)
+
+
+class RecordAdmin(ReasonActionsAdmin):
+    """Rows that record what happened: shown, changed only by the actions' services."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def get_readonly_fields(self, request, obj=None):
+        return self.fields or [f.name for f in self.opts.fields]
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        if request.method == "POST":
+            # Field edits would skip the services and their events; changes go through actions.
+            raise PermissionDenied
+        hide = {"show_save": False, "show_save_and_continue": False, "show_save_and_add_another": False,
+                "show_delete": False}
+        return super().change_view(request, object_id, form_url, {**hide, **(extra_context or {})})
+
+
+class ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+# --- seasons and bouts ---------------------------------------------------------------------
+
+
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    list_display = ("name", "starts_at", "ends_at", "bout_count")
+    search_fields = ("name",)
+    fields = ("name", "starts_at", "ends_at", "created_at")
+    readonly_fields = ("created_at",)
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(bout_total=Count("bouts"))
+
+    @admin.display(description="Bouts", ordering="bout_total")
+    def bout_count(self, obj):
+        return obj.bout_total
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def save_model(self, request, obj, form, change):
+        season_save(season=obj, by=request.user)
+
+
+class BoutChallengeInline(ReadOnlyInline):
+    model = BoutChallenge
+    fields = ("position", "handle_link", "instance_link", "tier")
+    readonly_fields = fields
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("instance__template")
+
+    @admin.display(description="Handle")
+    def handle_link(self, obj):
+        return admin_link(obj, obj.handle)
+
+    @admin.display(description="Instance")
+    def instance_link(self, obj):
+        return admin_link(obj.instance)
+
+    @admin.display(description="Tier")
+    def tier(self, obj):
+        return obj.instance.tier
+
+
+class BoutEntryInline(ReadOnlyInline):
+    model = BoutEntry
+    fields = ("entry_link", "joined_at", "disqualified_at", "disqualified_reason")
+    readonly_fields = fields
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("agent")
+
+    @admin.display(description="Agent")
+    def entry_link(self, obj):
+        return admin_link(obj, obj.agent.name)
+
+
+class BoutOpenForm(forms.Form):
+    count = forms.IntegerField(min_value=1, label="Challenges", help_text="Released instances, least used first.")
+    name = forms.CharField(max_length=120)
+    duration = forms.CharField(initial="2h", max_length=20, help_text="For example 90m, 2h, 1d or 1h30m.")
+
+
+@admin.register(Bout)
+class BoutAdmin(RecordAdmin):
+    list_display = ("handle", "name", "season", "state", "starts_at", "ends_at", "challenge_count", "entry_count")
+    list_filter = ("state", "season")
+    search_fields = ("handle", "name")
+    date_hierarchy = "starts_at"
+    inlines = [BoutChallengeInline, BoutEntryInline]
+    actions = ["halt_bouts", "resume_bouts", "close_bouts", "rescore_bouts"]
+    reason_actions = {
+        "halt": ReasonAction("Halt bouts", "Halt", "change", "apply_halt"),
+        "resume": ReasonAction("Resume bouts", "Resume", "change", "apply_resume"),
+        "close": ReasonAction("Close bouts", "Close", "change", "apply_close"),
+        "rescore": ReasonAction("Rescore bouts", "Rescore", "change", "apply_rescore"),
+    }
+
+    def get_queryset(self, request):
+        return (
+            super().get_queryset(request).select_related("season")
+            .annotate(challenge_total=Count("challenges", distinct=True), entry_total=Count("entries", distinct=True))
+        )
+
+    def has_add_permission(self, request):
+        # Adding is allowed: it opens a bout through the service (see add_view).
+        return admin.ModelAdmin.has_add_permission(self, request)
+
+    @admin.display(description="Challenges", ordering="challenge_total")
+    def challenge_count(self, obj):
+        return obj.challenge_total
+
+    @admin.display(description="Entries", ordering="entry_total")
+    def entry_count(self, obj):
+        return obj.entry_total
+
+    def add_view(self, request, form_url="", extra_context=None):
+        """Adding a bout opens one now from the released pool (the create_bout service)."""
+        if not self.has_add_permission(request):
+            raise PermissionDenied
+        form = BoutOpenForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            data = form.cleaned_data
+            try:
+                duration = duration_parse(data["duration"])
+                bout = bout_create_from_pool(count=data["count"], name=data["name"], duration=duration, by=request.user)
+            except ApplicationError as exc:
+                form.add_error("duration" if exc.code == "duration_invalid" else None, exc.message)
+            else:
+                count = data["count"]
+                self.message_user(request, ngettext(
+                    "Bout %(handle)s opened with %(count)d challenge.",
+                    "Bout %(handle)s opened with %(count)d challenges.", count,
+                ) % {"handle": bout.handle, "count": count}, messages.SUCCESS)
+                return HttpResponseRedirect(reverse(f"admin:{self._url_name('change')}", args=[bout.pk]))
+        context = {**self.admin_site.each_context(request), "title": "Open a bout", "opts": self.opts, "form": form}
+        return TemplateResponse(request, "admin/competition/bout_open.html", context)
+
+    @admin.action(description="Halt selected bouts…", permissions=["change"])
+    def halt_bouts(self, request, queryset):
+        return self.reason_redirect(request, queryset, "halt")
+
+    @admin.action(description="Resume selected bouts…", permissions=["change"])
+    def resume_bouts(self, request, queryset):
+        return self.reason_redirect(request, queryset, "resume")
+
+    @admin.action(description="Close selected bouts…", permissions=["change"])
+    def close_bouts(self, request, queryset):
+        return self.reason_redirect(request, queryset, "close")
+
+    @admin.action(description="Rescore selected bouts…", permissions=["change"])
+    def rescore_bouts(self, request, queryset):
+        return self.reason_redirect(request, queryset, "rescore")
+
+    def _transition(self, request, queryset, reason: str, action: str) -> list[Model]:
+        done, refused = each(queryset, lambda bout: bout_transition(bout=bout, action=action, by=request.user,
+                                                                    reason=reason))
+        self.report(request, refused)
+        return done
+
+    def apply_halt(self, request, queryset, reason):
+        if n := len(self._transition(request, queryset, reason, "halt")):
+            self.message_user(request, ngettext("%d bout halted.", "%d bouts halted.", n) % n, messages.SUCCESS)
+
+    def apply_resume(self, request, queryset, reason):
+        if n := len(self._transition(request, queryset, reason, "resume")):
+            self.message_user(request, ngettext("%d bout resumed.", "%d bouts resumed.", n) % n, messages.SUCCESS)
+
+    def apply_close(self, request, queryset, reason):
+        if n := len(self._transition(request, queryset, reason, "close")):
+            self.message_user(request, ngettext("%d bout closed.", "%d bouts closed.", n) % n, messages.SUCCESS)
+
+    def apply_rescore(self, request, queryset, reason):
+        queued = 0
+
+        def rescore(bout):
+            nonlocal queued
+            queued += bout_rescore(bout=bout, by=request.user, reason=reason)
+
+        done, refused = each(queryset, rescore)
+        self.report(request, refused)
+        if n := len(done):
+            self.message_user(request, ngettext(
+                "%(n)d bout sent for rescoring (submissions queued: %(queued)d).",
+                "%(n)d bouts sent for rescoring (submissions queued: %(queued)d).", n,
+            ) % {"queued": queued, "n": n}, messages.SUCCESS)
+
+
+@admin.register(BoutChallenge)
+class BoutChallengeAdmin(RecordAdmin):
+    list_display = ("handle", "bout", "position", "instance_link", "tier", "solve_count")
+    list_filter = ("bout__state", "bout")
+    search_fields = ("handle", "bout__handle", "bout__name")
+    fields = ("handle", "bout", "position", "instance_link", "tier", "solve_count")
+    actions = ["rescore_challenges"]
+    reason_actions = {"rescore": ReasonAction("Rescore challenges", "Rescore", "change", "apply_rescore")}
+
+    def get_queryset(self, request):
+        return (
+            super().get_queryset(request).select_related("bout", "instance__template")
+            .annotate(solve_total=Count("scores", distinct=True))
+        )
+
+    @admin.display(description="Instance")
+    def instance_link(self, obj):
+        return admin_link(obj.instance)
+
+    @admin.display(description="Tier", ordering="instance__tier")
+    def tier(self, obj):
+        return obj.instance.tier
+
+    @admin.display(description="Scores", ordering="solve_total")
+    def solve_count(self, obj):
+        return obj.solve_total
+
+    @admin.action(description="Rescore selected challenges…", permissions=["change"])
+    def rescore_challenges(self, request, queryset):
+        return self.reason_redirect(request, queryset, "rescore")
+
+    def apply_rescore(self, request, queryset, reason):
+        queued = 0
+
+        def rescore(challenge):
+            nonlocal queued
+            queued += challenge_rescore(challenge=challenge, by=request.user, reason=reason)
+
+        done, refused = each(queryset, rescore)
+        self.report(request, refused)
+        if n := len(done):
+            self.message_user(request, ngettext(
+                "%(n)d challenge sent for rescoring (submissions queued: %(queued)d).",
+                "%(n)d challenges sent for rescoring (submissions queued: %(queued)d).", n,
+            ) % {"queued": queued, "n": n}, messages.SUCCESS)
+
+
+@admin.register(BoutEntry)
+class BoutEntryAdmin(RecordAdmin):
+    list_display = ("agent", "bout", "joined_at", "disqualified_at", "disqualified_reason")
+    list_filter = (("disqualified_at", admin.EmptyFieldListFilter), "bout")
+    search_fields = ("agent__name", "agent__owner__username", "bout__handle", "bout__name")
+    fields = ("agent", "bout", "joined_at", "disqualified_at", "disqualified_reason")
+    list_select_related = ("agent", "bout")
+    actions = ["disqualify_entries"]
+    reason_actions = {"disqualify": ReasonAction("Disqualify agents", "Disqualify", "disqualify", "apply_disqualify")}
+
+    def has_disqualify_permission(self, request) -> bool:
+        return request.user.has_perm("competition.disqualify_boutentry")
+
+    @admin.action(description="Disqualify selected agents from their bouts…", permissions=["disqualify"])
+    def disqualify_entries(self, request, queryset):
+        return self.reason_redirect(request, queryset, "disqualify")
+
+    def apply_disqualify(self, request, queryset, reason):
+        already = [entry for entry in queryset if entry.disqualified_at is not None]
+        done, refused = each(
+            queryset.filter(disqualified_at__isnull=True),
+            lambda entry: entry_disqualify(entry=entry, by=request.user, reason=reason),
+        )
+        self.report(request, refused)
+        if n := len(done):
+            self.message_user(request, ngettext(
+                "%d agent disqualified; its scores are invalidated.",
+                "%d agents disqualified; their scores are invalidated.", n,
+            ) % n, messages.SUCCESS)
+        if n := len(already):
+            self.message_user(request, ngettext(
+                "%d agent was already disqualified.", "%d agents were already disqualified.", n,
+            ) % n, messages.WARNING)
+
+
+# --- attempts, submissions, evaluations ---------------------------------------------------
+
+
+@admin.register(Attempt)
+class AttemptAdmin(admin.ModelAdmin):
+    list_display = ("handle", "agent", "challenge", "number", "state", "started_at", "expires_at")
+    list_filter = ("state", "challenge__bout")
+    search_fields = ("handle", "workspace_name", "entry__agent__name", "challenge__handle")
+    list_select_related = ("entry__agent", "challenge")
+    fields = ("handle", "workspace_name", "entry", "challenge", "number", "state", "started_at", "expires_at")
+    readonly_fields = fields
+
+    @admin.display(description="Agent", ordering="entry__agent__name")
+    def agent(self, obj):
+        return obj.entry.agent
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+def verdict_table(evaluation: Evaluation) -> str:
+    """Per-test verdicts of the hidden oracle, for staff only (agents see counts)."""
+    if not evaluation.verdicts:
+        return "-"
+    rows = format_html_join("", "<tr><td>{}</td><td>{}</td></tr>", sorted(evaluation.verdicts.items()))
+    return format_html('<table class="verdicts">{}</table>', rows)
+
+
+class EvaluationInline(ReadOnlyInline):
+    model = Evaluation
+    fields = ("started_at", "finished_at", "trigger", "requested_by", "result", "reason", "wall_seconds", "verdicts_shown")
+    readonly_fields = fields
+
+    @admin.display(description="Per-test verdicts")
+    def verdicts_shown(self, obj):
+        return verdict_table(obj)
+
+
+@admin.register(Submission)
+class SubmissionAdmin(RecordAdmin):
+    list_display = ("handle", "agent", "attempt", "state", "result", "result_reason", "tests", "received_at",
+                    "server_solve_seconds")
+    list_filter = ("state", "result", "attempt__challenge__bout")
+    search_fields = ("handle", "agent__name", "attempt__handle", "patch_sha256")
+    list_select_related = ("agent", "attempt")
+    date_hierarchy = "received_at"
+    fields = (
+        "handle", "agent", "attempt", "state", "result", "result_reason", "tests_passed", "tests_failed",
+        "received_at", "server_solve_seconds", "claimed_elapsed_seconds", "evaluation_started_at",
+        "evaluation_finished_at", "evaluation_tries", "tokens", "cost_usd", "idempotency_key", "patch_sha256",
+        "patch_shown", "trace",
+    )
+    inlines = [EvaluationInline]
+    actions = ["rescore_submissions"]
+    reason_actions = {"rescore": ReasonAction("Rescore submissions", "Rescore", "change", "apply_rescore")}
+
+    @admin.display(description="Tests (passed/failed)")
+    def tests(self, obj):
+        if obj.tests_passed is None:
+            return "-"
+        return f"{obj.tests_passed}/{obj.tests_failed}"
+
+    @admin.display(description="Server solve time (s)")
+    def server_solve_seconds(self, obj):
+        return round(obj.solve_seconds, 1)
+
+    @admin.display(description="Patch")
+    def patch_shown(self, obj):
+        return format_html("<pre>{}</pre>", obj.patch)
+
+    @admin.action(description="Rescore selected submissions…", permissions=["change"])
+    def rescore_submissions(self, request, queryset):
+        return self.reason_redirect(request, queryset, "rescore")
+
+    def apply_rescore(self, request, queryset, reason):
+        pending = queryset.exclude(state=Submission.State.DONE).count()
+        finished = queryset.filter(state=Submission.State.DONE)
+        n = submissions_rescore(submissions=finished, by=request.user, reason=reason) if finished.exists() else 0
+        if n:
+            self.message_user(request, ngettext(
+                "%d submission queued for rescoring.", "%d submissions queued for rescoring.", n,
+            ) % n, messages.SUCCESS)
+        if pending:
+            self.message_user(request, ngettext(
+                "%d submission is still being evaluated and was not rescored.",
+                "%d submissions are still being evaluated and were not rescored.", pending,
+            ) % pending, messages.WARNING)
+
+
+@admin.register(Evaluation)
+class EvaluationAdmin(admin.ModelAdmin):
+    list_display = ("submission", "trigger", "result", "reason", "started_at", "finished_at", "wall_seconds")
+    list_filter = ("result", "trigger", "finished_at")
+    search_fields = ("submission__handle", "reason")
+    list_select_related = ("submission",)
+    fields = ("submission", "trigger", "requested_by", "started_at", "finished_at", "result", "reason",
+              "wall_seconds", "verdicts_shown")
+    readonly_fields = fields
+
+    @admin.display(description="Per-test verdicts")
+    def verdicts_shown(self, obj):
+        return verdict_table(obj)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+# --- scores ----------------------------------------------------------------------------------
+
+
+class ScoreEventInline(ReadOnlyInline):
+    model = ScoreEvent
+    fields = ("occurred_at", "transition", "points", "who", "reason")
+    readonly_fields = fields
+
+    @admin.display(description="State")
+    def transition(self, obj):
+        return f"{obj.from_state or '-'} → {obj.to_state}"
+
+    @admin.display(description="Points")
+    def points(self, obj):
+        before = "-" if obj.points_before is None else obj.points_before
+        return f"{before} → {obj.points_after}"
+
+    @admin.display(description="Actor")
+    def who(self, obj):
+        return obj.actor or obj.actor_label or "system"
+
+
+@admin.register(Score)
+class ScoreAdmin(RecordAdmin):
+    list_display = ("__str__", "agent", "bout", "challenge", "points", "solve_seconds", "state", "updated_at")
+    list_filter = ("state", "entry__bout")
+    search_fields = ("entry__agent__name", "challenge__handle", "submission__handle", "entry__bout__handle")
+    list_select_related = ("entry__agent", "entry__bout", "challenge")
+    fields = ("entry", "challenge", "submission", "points", "solve_seconds", "state", "updated_at")
+    inlines = [ScoreEventInline]
+    actions = ["mark_under_review", "mark_final", "invalidate"]
+    reason_actions = {
+        "under_review": ReasonAction("Put scores under review", "Mark under review", "change", "apply_under_review"),
+        "final": ReasonAction("Make scores final", "Mark final", "change", "apply_final"),
+        "invalidate": ReasonAction("Invalidate scores", "Invalidate", "change", "apply_invalidate"),
+    }
+
+    @admin.display(description="Agent", ordering="entry__agent__name")
+    def agent(self, obj):
+        return obj.entry.agent
+
+    @admin.display(description="Bout", ordering="entry__bout__starts_at")
+    def bout(self, obj):
+        return obj.entry.bout
+
+    @admin.action(description="Mark selected scores under review…", permissions=["change"])
+    def mark_under_review(self, request, queryset):
+        return self.reason_redirect(request, queryset, "under_review")
+
+    @admin.action(description="Mark selected scores final…", permissions=["change"])
+    def mark_final(self, request, queryset):
+        return self.reason_redirect(request, queryset, "final")
+
+    @admin.action(description="Invalidate selected scores…", permissions=["change"])
+    def invalidate(self, request, queryset):
+        return self.reason_redirect(request, queryset, "invalidate")
+
+    def _transition(self, request, queryset, reason: str, to_state: str) -> int:
+        unchanged = [score for score in queryset if score.state == to_state]
+        done, refused = each(
+            queryset.exclude(state=to_state),
+            lambda score: score_transition(score=score, to_state=to_state, by=request.user, reason=reason),
+        )
+        self.report(request, refused)
+        if n := len(unchanged):
+            label = Score.State(to_state).label.lower()
+            self.message_user(request, ngettext(
+                "%(n)d score was already %(state)s.", "%(n)d scores were already %(state)s.", n,
+            ) % {"n": n, "state": label}, messages.WARNING)
+        return len(done)
+
+    def apply_under_review(self, request, queryset, reason):
+        n = self._transition(request, queryset, reason, Score.State.UNDER_REVIEW)
+        if n:
+            self.message_user(request, ngettext(
+                "%d score put under review.", "%d scores put under review.", n) % n, messages.SUCCESS)
+
+    def apply_final(self, request, queryset, reason):
+        n = self._transition(request, queryset, reason, Score.State.FINAL)
+        if n:
+            self.message_user(request, ngettext("%d score made final.", "%d scores made final.", n) % n,
+                              messages.SUCCESS)
+
+    def apply_invalidate(self, request, queryset, reason):
+        n = self._transition(request, queryset, reason, Score.State.INVALIDATED)
+        if n:
+            self.message_user(request, ngettext("%d score invalidated.", "%d scores invalidated.", n) % n,
+                              messages.SUCCESS)
+
+
+# --- dashboard -------------------------------------------------------------------------------
+
+# How far back the panel counts failed evaluations.
+FAILED_EVALUATION_WINDOW = timedelta(hours=24)
+
+
+def competition_panel(request: HttpRequest) -> dict:
+    since = timezone.now() - FAILED_EVALUATION_WINDOW
+    failed = Evaluation.objects.filter(result=Submission.Result.ERROR, finished_at__gte=since)
+    return {
+        "active_bouts": list(
+            Bout.objects.filter(state=Bout.State.ACTIVE).annotate(challenge_total=Count("challenges"))
+            .order_by("ends_at")[:10]
+        ),
+        "active_total": Bout.objects.filter(state=Bout.State.ACTIVE).count(),
+        "queued": Submission.objects.filter(state=Submission.State.QUEUED).count(),
+        "running": Submission.objects.filter(state=Submission.State.RUNNING).count(),
+        "failed": failed.count(),
+        "failed_hours": int(FAILED_EVALUATION_WINDOW.total_seconds() // 3600),
+        "failed_query": urlencode({"result__exact": Submission.Result.ERROR, "finished_at__gte": since.isoformat()}),
+    }
+
+
+register_panel(
+    Panel(
+        key="competition",
+        title="Competition",
+        template="admin/panels/competition.html",
+        context=competition_panel,
+        permission="competition.view_bout",
+        order=20,
+    )
+)
