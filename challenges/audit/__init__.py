@@ -16,11 +16,24 @@ Public API (the Django layer wraps these; see each module's docstring):
 from challenges.audit.archive import ArchiveError, ArchiveOptions, ExtractLimits, build_archive, safe_extract
 from challenges.audit.errors import AuditError, ResidueError
 from challenges.audit.findings import AuditReport, Finding, run_audit
+from challenges.audit.intake import (
+    AxisScore,
+    CompletionMemorisationProbe,
+    IntakeParams,
+    IntakeReport,
+    MemorisationProbe,
+    NgramMemorisationProbe,
+    Reference,
+    Substrate,
+    intake_report,
+)
 from challenges.audit.names import OpaqueNames, is_opaque
 from challenges.audit.residue import check_residue, declarations_from_files, declared_residue_paths, reset_residue
 from challenges.audit.target import AuditContext, AuditTarget, CatalogueTerm, FactToken, ResidueDeclaration
 
 __all__ = [
+    "AxisScore", "CompletionMemorisationProbe", "IntakeParams", "IntakeReport", "MemorisationProbe",
+    "NgramMemorisationProbe", "Reference", "Substrate", "intake_report",
     "ArchiveError", "ArchiveOptions", "AuditContext", "AuditError", "AuditReport", "AuditTarget", "CatalogueTerm",
     "ExtractLimits", "FactToken", "Finding", "OpaqueNames", "ResidueDeclaration", "ResidueError", "build_archive",
     "check_residue", "declarations_from_files", "declared_residue_paths", "is_opaque", "reset_residue",

@@ -73,7 +73,8 @@ class OpaqueNames:
         return hmac.new(bytes(self.key), message, hashlib.sha256).hexdigest()[: self.length]
 
     def name(self, purpose: str, internal_id: str | int) -> str:
-        return f"{PURPOSES[purpose] if purpose in PURPOSES else purpose}-{self.digest(purpose, internal_id)}"
+        digest = self.digest(purpose, internal_id)  # validates purpose and id first
+        return f"{PURPOSES[purpose]}-{digest}"
 
     def workspace_dir(self, instance_id: str | int) -> str:
         """Directory name of an instance's workspace (also the archive's top directory)."""

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import zlib
 from bisect import bisect_right
@@ -35,6 +36,7 @@ from dulwich.repo import Repo
 from challenges.audit.target import AuditTarget
 from challenges.audit.text import WordIndex
 
+_REFLOG = re.compile(r"^[0-9a-f]{40,64} [0-9a-f]{40,64} (?P<who>.*?<[^>]*>) \d+ [+-]\d{4}")
 MULTILINE_SURFACES = frozenset({"file", "history-blob", "git-meta", "commit-message", "tag", "payload", "text"})
 FILE_SURFACES = frozenset({"file", "history-blob"})
 
@@ -84,6 +86,7 @@ class Surface:
     hooks: list[str] = field(default_factory=list)
     errors: list[tuple[str, str]] = field(default_factory=list)  # (location, message)
     has_repo: bool = False
+    reflog_identities: list[tuple[str, str]] = field(default_factory=list)  # (location, identity)
     environment: dict[str, str] | None = None
     archive_members: list[dict] = field(default_factory=list)
 
@@ -142,6 +145,11 @@ def _walk_git_meta(git_dir: Path, surface: Surface) -> None:
             surface.items.append(Item("git-meta", f".git/{rel}", text))
             if rel == "config":
                 surface.git_config = text
+            if rel.startswith("logs/"):
+                for number, line in enumerate(text.splitlines(), start=1):
+                    match = _REFLOG.match(line)
+                    if match:
+                        surface.reflog_identities.append((f".git/{rel}:{number}", match.group("who")))
             if rel.startswith("hooks/") and not rel.endswith(".sample"):
                 surface.hooks.append(rel)
 

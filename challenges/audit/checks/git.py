@@ -1,6 +1,6 @@
 """Check 4, git: synthetic identities only, no host identity, no revealing history.
 
-* ``identity_not_synthetic``: a commit author/committer or tag tagger that is
+* ``identity_not_synthetic``: a commit author/committer, tag tagger or reflog entry that is
   not in ``AuditContext.identity_pool`` / ``identity_patterns`` (skipped when
   neither is given; the report notes it).
 * ``host_identity``: a host user or host name (whole word) in an identity;
@@ -105,6 +105,8 @@ def run(surface: Surface, context: AuditContext) -> list[Finding]:
         findings += _identity_findings(f"commit {commit.sha[:12]} committer", commit.committer, context, check_pool)
     for sha, tagger in surface.taggers:
         findings += _identity_findings(f"tag {sha[:12]} tagger", tagger, context, check_pool)
+    for location, identity in surface.reflog_identities:
+        findings += _identity_findings(location, identity, context, check_pool)
     findings += _config_findings(surface, context, check_pool)
 
     host_emails = [e.lower() for e in context.host_emails if e]

@@ -115,3 +115,13 @@ def test_corrupt_object_store_is_reported(tmp_path):
 def test_synthetic_pool_members_pass(tmp_path):
     root = repo_with(tmp_path, commits={1: CommitSpec(clean_history()[1].files, "Work", author=MARA, committer=KOFI)})
     assert audit(root).findings == ()
+
+
+def test_reflog_identity_is_checked(clean):
+    logs = clean / ".git" / "logs"
+    logs.mkdir()
+    line = f"{'0' * 40} {'1' * 40} alice <alice.mercer@corp.example> 1700000000 +0100\tcommit: wip\n"
+    (logs / "HEAD").write_text(line)
+    found = sorted((f.code, f.location) for f in audit(clean).findings)
+    assert found == [("host_email", ".git/logs/HEAD:1"), ("host_identity", ".git/logs/HEAD:1"),
+                     ("identity_not_synthetic", ".git/logs/HEAD:1")]
