@@ -1,4 +1,4 @@
-"""Run the web server and a django-q2 cluster together until Ctrl-C."""
+"""Run the web server (gunicorn) and a django-q2 cluster together until Ctrl-C."""
 
 from __future__ import annotations
 
@@ -17,11 +17,17 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--addr", default="127.0.0.1:8000", help="host:port for the web server")
+        parser.add_argument("--workers", type=int, default=2, help="web server worker processes")
 
     def handle(self, *args, addr: str, **options):
         manage = [sys.executable, str(settings.BASE_DIR / "manage.py")]
+        web = [
+            sys.executable, "-m", "gunicorn", "gauntlet.wsgi:application", "--bind", addr,
+            "--workers", str(options["workers"]), "--threads", "4", "--timeout", "120",
+            "--chdir", str(settings.BASE_DIR / "platform"), "--access-logfile", "-",
+        ]
         children = {
-            "web": subprocess.Popen([*manage, "runserver", "--noreload", addr], env=os.environ.copy()),
+            "web": subprocess.Popen(web, env=os.environ.copy()),
             "worker": subprocess.Popen([*manage, "qcluster"], env=os.environ.copy()),
         }
         base = f"http://{addr}"
@@ -55,7 +61,7 @@ class Command(BaseCommand):
         finally:
             for child in children.values():
                 if child.poll() is None:
-                    child.send_signal(signal.SIGINT)
+                    child.send_signal(signal.SIGTERM)
             deadline = time.monotonic() + 15
             for child in children.values():
                 try:
