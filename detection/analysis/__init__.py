@@ -4,7 +4,8 @@ Public API (see each module's docstring for its contract):
 
 * :func:`analyse_solutions` / :func:`analyse_prepared` – a batch: parse,
   normalise, all pairs, convergence, canonical matches → :class:`AnalysisReport`;
-* :func:`analyse_source` / :func:`analyse_tree` – one solution → normal form;
+* :func:`analyse_source` / :func:`analyse_files` / :func:`analyse_tree` – one
+  solution (text, several files, or a lowered tree) → normal form;
 * :func:`parse_source`, :func:`normalise` – the two halves of that;
 * :func:`compare`, :func:`all_pairs` – distance brackets between prepared trees;
   :func:`tree_edit_distance` – exact Zhang–Shasha;
@@ -12,13 +13,15 @@ Public API (see each module's docstring for its contract):
 * :func:`canonical_matches` – strong/moderate matches against canonical solutions;
 * :func:`ngram_overlap`, :func:`patch_overlap` – token n-gram overlap;
 * :func:`apply_patch`, :func:`changed_functions` – the unit a patch changes;
-* :func:`read_solution`, :func:`read_canonical_library`, :func:`read_workspace` – disk input.
+* :func:`read_solution`, :func:`read_solution_files`, :func:`read_canonical_library`,
+  :func:`read_workspace` – disk input.
 """
 
 from .analyse import (
     AnalysedSolution,
     AnalysisParams,
     AnalysisReport,
+    analyse_files,
     analyse_prepared,
     analyse_solutions,
     analyse_source,
@@ -41,7 +44,7 @@ from .normalise import NormaliseOptions, normalise
 from .parsing import ParseFailure, parse_source
 from .patches import AppliedPatch, ChangedUnit, apply_patch, changed_functions, read_workspace
 from .prepared import PreparedTree, prepare
-from .sources import CanonicalSolution, read_canonical_library, read_solution
+from .sources import CanonicalSolution, read_canonical_library, read_solution, read_solution_files
 from .ted import tree_edit_distance
 
 __all__ = [
@@ -49,9 +52,9 @@ __all__ = [
     "CanonicalMatch", "CanonicalParams", "CanonicalSolution", "ChangedUnit", "ConvergenceParams",
     "ConvergenceResult", "DistanceParams", "InvalidParameterError", "NormaliseOptions", "OverlapParams",
     "OverlapReport", "PairDistance", "ParseFailure", "PatchError", "PreparedTree", "UnknownLanguageError",
-    "all_pairs", "analyse_prepared", "analyse_solutions", "analyse_source", "analyse_tree", "apply_patch",
+    "all_pairs", "analyse_files", "analyse_prepared", "analyse_solutions", "analyse_source", "analyse_tree", "apply_patch",
     "canonical_matches", "changed_functions", "compare", "convergence", "convergence_from_distances",
     "language_names", "match_level", "ngram_overlap", "normalise", "parse_source", "patch_overlap",
-    "prepare", "read_canonical_library", "read_solution", "read_workspace", "tier_adjustment",
+    "prepare", "read_canonical_library", "read_solution", "read_solution_files", "read_workspace", "tier_adjustment",
     "tree_edit_distance",
 ]

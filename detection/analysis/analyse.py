@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .canonical import CanonicalMatch, CanonicalParams, canonical_matches
 from .convergence import ConvergenceParams, ConvergenceResult, convergence
@@ -80,6 +80,24 @@ def analyse_source(
             if isinstance(parsed, ParseFailure):
                 return parsed
             return analyse_tree(name, parsed, language, params, in_place=True)
+    except RecursionError:
+        return ParseFailure(name, 1, 1, "nested too deeply to analyse", code="analysis_too_deep")
+
+
+def analyse_files(
+    name: str, files: Sequence[tuple[str, str]], language: str, params: AnalysisParams = AnalysisParams()
+) -> AnalysedSolution | ParseFailure:
+    """One solution made of several files: each is parsed on its own (so error
+    positions are per file) and the trees are analysed together."""
+    parts: list[Node] = []
+    try:
+        with _room_for(params.recursion_limit):
+            for path, source in files:
+                parsed = parse_source(source, language, solution=name)
+                if isinstance(parsed, ParseFailure):
+                    return replace(parsed, path=path, message=f"{path}: {parsed.message}")
+                parts.extend(parsed.children)
+            return analyse_tree(name, Node("module", children=parts), language, params, in_place=True)
     except RecursionError:
         return ParseFailure(name, 1, 1, "nested too deeply to analyse", code="analysis_too_deep")
 

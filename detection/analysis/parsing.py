@@ -26,10 +26,14 @@ class ParseFailure:
     column: int
     message: str
     code: str = "analysis_parse_error"
+    path: str | None = None  # the file, when a solution spans several
 
     def as_dict(self) -> dict[str, object]:
-        return {"solution": self.solution, "code": self.code, "line": self.line,
-                "column": self.column, "message": self.message}
+        out: dict[str, object] = {"solution": self.solution, "code": self.code, "line": self.line,
+                                  "column": self.column, "message": self.message}
+        if self.path is not None:
+            out["path"] = self.path
+        return out
 
 
 def _first_error(node: TSNode) -> TSNode | None:

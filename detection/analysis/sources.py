@@ -21,19 +21,24 @@ def _sources_in(directory: Path, extensions: tuple[str, ...]) -> list[Path]:
                   and ".git" not in p.parts)
 
 
-def read_solution(path: str | os.PathLike[str], language: str) -> str:
-    """The source text of one solution (a directory's files are concatenated)."""
+def read_solution_files(path: str | os.PathLike[str], language: str) -> list[tuple[str, str]]:
+    """``(path, text)`` of each source file of one solution (a file, or a directory's files)."""
     spec = get_language(language)
     target = Path(path)
     if target.is_file():
-        return target.read_text("utf-8", errors="replace")
+        return [(str(target), target.read_text("utf-8", errors="replace"))]
     if target.is_dir():
         files = _sources_in(target, spec.extensions)
         if not files:
             raise AnalysisError(f"{target} holds no {spec.name} source files",
                                 field="paths", code="analysis_empty_solution")
-        return "\n\n".join(f.read_text("utf-8", errors="replace") for f in files)
+        return [(str(f), f.read_text("utf-8", errors="replace")) for f in files]
     raise AnalysisError(f"{target} does not exist", field="paths", code="analysis_missing_path")
+
+
+def read_solution(path: str | os.PathLike[str], language: str) -> str:
+    """The source text of one solution (a directory's files are concatenated)."""
+    return "\n\n".join(text for _, text in read_solution_files(path, language))
 
 
 @dataclass(frozen=True)

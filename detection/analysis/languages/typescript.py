@@ -24,7 +24,7 @@ def _without_type(self: Lowerer, node: TSNode) -> list[Node]:
 @register
 class TypeScript(EcmaScript):
     name = "typescript"
-    extensions = (".ts", ".tsx")
+    extensions = (".ts",)  # .tsx needs the tsx dialect, not registered
     comment_types = frozenset(["comment"])
     param_types = frozenset(["formal_parameters"])
     type_types = frozenset(["type_identifier"])

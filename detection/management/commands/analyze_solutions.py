@@ -1,8 +1,9 @@
 """``manage.py analyze_solutions``: ad-hoc solution analysis for staff.
 
 Thin shell over :mod:`detection.analysis`: reads the solutions (each PATH is a
-file, or a directory whose source files together form one solution), calls
-:func:`~detection.analysis.analyse_solutions` with exact distances where their
+file, or a directory whose source files together form one solution, each file
+parsed on its own), calls :func:`~detection.analysis.analyse_files` and
+:func:`~detection.analysis.analyse_prepared` with exact distances where their
 cost is within budget, and prints every pairwise distance, the convergence
 score with the band that decided it, canonical matches and parse errors. With
 ``--json`` the only (and so the last) line is one JSON object.
@@ -15,14 +16,17 @@ import json
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from detection.analysis import (
+    AnalysedSolution,
     AnalysisError,
     AnalysisParams,
     AnalysisReport,
     DistanceParams,
-    analyse_solutions,
+    ParseFailure,
+    analyse_files,
+    analyse_prepared,
     language_names,
     read_canonical_library,
-    read_solution,
+    read_solution_files,
 )
 
 
@@ -40,13 +44,21 @@ class Command(BaseCommand):
     def handle(self, *args: object, **options: object) -> None:
         language = str(options["language"])
         paths = [str(p) for p in options["paths"]]  # type: ignore[attr-defined]
+        params = AnalysisParams(distance=DistanceParams(always_exact=True))
         try:
-            solutions = [(path, read_solution(path, language)) for path in paths]
+            if len(set(paths)) != len(paths):
+                raise CommandError("each PATH may be given once")
+            analysed: list[AnalysedSolution] = []
+            errors: list[ParseFailure] = []
+            for path in paths:
+                result = analyse_files(path, read_solution_files(path, language), language, params)
+                if isinstance(result, ParseFailure):
+                    errors.append(result)
+                else:
+                    analysed.append(result)
             canonical = read_canonical_library(str(options["canonical"]), language) if options["canonical"] else []
-            report = analyse_solutions(
-                solutions, language, tier=options["tier"], canonical=canonical,  # type: ignore[arg-type]
-                params=AnalysisParams(distance=DistanceParams(always_exact=True)),
-            )
+            report = analyse_prepared(analysed, language, tier=options["tier"], canonical=canonical,  # type: ignore[arg-type]
+                                      params=params, errors=errors)
         except AnalysisError as error:
             raise CommandError(f"{error.code}: {error.message}") from error
         if options["json"]:

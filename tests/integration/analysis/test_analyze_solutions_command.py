@@ -58,6 +58,16 @@ def test_text_output_names_the_band_and_every_pair(solutions):
     assert "canonical matches: none" in output
 
 
+def test_directory_errors_name_the_file_and_its_own_line(solutions):
+    (solutions / "d").mkdir()
+    (solutions / "d" / "a.py").write_text(ORIGINAL)
+    (solutions / "d" / "b.py").write_text("x = 1\ny = (\n")
+    data = json.loads(run("--language", "python", "--json", str(solutions / "d"), str(solutions / "a.py")))
+    [error] = data["errors"]
+    assert error["path"] == str(solutions / "d" / "b.py") and error["line"] == 2
+    assert error["solution"] == str(solutions / "d")
+
+
 def test_missing_path_is_a_command_error(solutions):
     with pytest.raises(CommandError, match="analysis_missing_path"):
         run("--language", "python", str(solutions / "nope.py"))
