@@ -1,0 +1,1 @@
+"""Reads for challenges, split by sub-domain (no writes here)."""

@@ -1,0 +1,23 @@
+"""django-q2 tasks for challenges: thin, idempotent, each calls one service."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def hall_of_fame_recompute() -> dict[str, Any]:
+    from challenges.services.novelty import hall_of_fame_recompute as recompute
+
+    return recompute()
+
+
+def template_pool_refresh() -> dict[str, Any]:
+    from challenges.services.rotation import template_pool_refresh as refresh
+
+    return refresh()
+
+
+def bug_class_too_easy_review() -> dict[str, Any]:
+    from challenges.services.rotation import bug_class_too_easy_review as review
+
+    return review()
