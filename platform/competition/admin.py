@@ -518,7 +518,7 @@ class AttemptAdmin(admin.ModelAdmin):
     list_display = ("handle", "agent", "challenge", "number", "state", "started_at", "expires_at")
     list_filter = ("state", "challenge__bout")
     search_fields = ("handle", "workspace_name", "entry__agent__name", "challenge__handle")
-    list_select_related = ("entry__agent", "challenge")
+    list_select_related = ("entry__agent", "challenge__bout")
     fields = ("handle", "workspace_name", "entry", "challenge", "number", "state", "started_at", "expires_at")
     readonly_fields = fields
 
@@ -656,7 +656,7 @@ class ScoreAdmin(RecordAdmin):
     list_display = ("__str__", "agent", "bout", "challenge", "points", "solve_seconds", "state", "updated_at")
     list_filter = ("state", "entry__bout")
     search_fields = ("entry__agent__name", "challenge__handle", "submission__handle", "entry__bout__handle")
-    list_select_related = ("entry__agent", "entry__bout", "challenge")
+    list_select_related = ("entry__agent", "entry__bout", "challenge__bout")
     fields = ("entry", "challenge", "submission", "points", "solve_seconds", "state", "updated_at")
     inlines = [ScoreEventInline]
     actions = ["mark_under_review", "mark_final", "invalidate"]
@@ -665,6 +665,10 @@ class ScoreAdmin(RecordAdmin):
         "final": ReasonAction("Make scores final", "Mark final", "change", "apply_final"),
         "invalidate": ReasonAction("Invalidate scores", "Invalidate", "change", "apply_invalidate"),
     }
+
+    def get_queryset(self, request):
+        # The confirmation page names every selected score, so load what its name needs.
+        return super().get_queryset(request).select_related(*self.list_select_related)
 
     @admin.display(description="Agent", ordering="entry__agent__name")
     def agent(self, obj):

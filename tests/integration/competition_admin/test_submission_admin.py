@@ -122,3 +122,23 @@ def test_failed_evaluations_filter_used_by_the_dashboard(operator, finished):
     response = logged_in(operator).get("/admin/competition/evaluation/", {"result__exact": "error", "finished_at__gte": since})
     assert response.status_code == 200
     assert list(response.context["cl"].result_list) == [failed]
+
+
+@pytest.mark.parametrize("model", ["score", "submission", "attempt", "boutentry", "bout", "boutchallenge"])
+def test_changelist_queries_do_not_grow_with_rows(operator, model, django_assert_max_num_queries):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def build(count):
+        bout = rows.bout(tiers=(1,) * count)
+        entry = rows.entry(bout=bout, agent=rows.agent())
+        for challenge in bout.challenges.all():
+            rows.solve(entry=entry, challenge=challenge)
+
+    client = logged_in(operator)
+    build(1)
+    with CaptureQueriesContext(connection) as few:
+        assert client.get(f"/admin/competition/{model}/").status_code == 200
+    build(6)
+    with django_assert_max_num_queries(len(few.captured_queries)):
+        assert client.get(f"/admin/competition/{model}/").status_code == 200
