@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "competition",
     "api",
     "portal",
+    "simulation",
     "challenges",
     "detection",
 ]

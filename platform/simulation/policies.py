@@ -1,0 +1,91 @@
+"""How each kind of simulated agent behaves on one challenge (pure, no Django).
+
+A plan is a list of steps: wait ``delay`` seconds (already scaled), then submit a patch
+of a given kind. Patch kinds are resolved against the instance's staff-side secrets by
+the runner: "gold", "alternative" (a correct fix of another form), "canary" (the obvious
+but wrong "fix" of a canary), "wrong" (the gold fix with its comparison mutated), "noop"
+(a patch that changes nothing that matters) and "ring" (the ring's shared fix).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+KINDS = ("honest", "memoriser", "canary_fixer", "copy_ring", "retry_gamer")
+
+
+@dataclass(frozen=True)
+class Step:
+    delay: float
+    patch: str
+    new_attempt: bool = False
+
+
+@dataclass(frozen=True)
+class Metadata:
+    tokens: int | None
+    cost_usd: str | None
+
+
+def population(size: int) -> list[str]:
+    """Kinds for ``size`` agents: every kind once when size allows, two in the copy ring,
+    the rest honest solvers (the majority of a real field)."""
+    base = ["honest", "memoriser", "copy_ring", "copy_ring", "retry_gamer", "canary_fixer"]
+    if size <= len(base):
+        return base[:size]
+    return base + ["honest"] * (size - len(base))
+
+
+def plan(kind: str, *, tier: int, rng: random.Random, time_scale: float) -> list[Step]:
+    think = tier * rng.uniform(20, 60) * time_scale
+    if kind == "honest":
+        if rng.random() < 0.25:  # some honest failures: a wrong first try, then maybe a fix
+            steps = [Step(think, "wrong")]
+            return steps + [Step(think / 2, rng.choice(["gold", "alternative"]))] if rng.random() < 0.6 else steps
+        return [Step(think, rng.choice(["gold", "alternative", "alternative"]))]
+    if kind == "memoriser":
+        return [Step(rng.uniform(0.2, 1.0), "gold")]
+    if kind == "canary_fixer":
+        return [Step(think / 3, "canary"), Step(think / 3, "gold")]
+    if kind == "copy_ring":
+        return [Step(think, "ring")]
+    if kind == "retry_gamer":
+        return [Step(0.2, "noop"), Step(0.2, "wrong"), Step(0.2, "wrong", new_attempt=True),
+                Step(0.3, "noop", new_attempt=True), Step(think / 2, "alternative")]
+    raise ValueError(f"unknown kind {kind!r}")
+
+
+def metadata(kind: str, *, tier: int, rng: random.Random) -> Metadata:
+    if kind == "memoriser":
+        tokens = rng.randint(800, 3000)
+    else:
+        tokens = int(tier * rng.uniform(8000, 30000))
+    if kind == "honest" and rng.random() < 0.2:
+        return Metadata(tokens=None, cost_usd=None)  # some agents report nothing; never shown as free
+    return Metadata(tokens=tokens, cost_usd=f"{tokens * rng.uniform(2e-6, 1.2e-5):.6f}")
+
+
+def mutate_fix(patch: str) -> str | None:
+    """The fix with its first comparison or arithmetic operator flipped on an added line."""
+    swaps = [(" < ", " <= "), (" <= ", " < "), (" > ", " >= "), (" >= ", " > "), (" == ", " != "),
+             (" + ", " - "), (" - ", " + "), (" and ", " or "), (" && ", " || ")]
+    lines = patch.splitlines(keepends=True)
+    for index, line in enumerate(lines):
+        if line.startswith("+") and not line.startswith("+++"):
+            for old, new in swaps:
+                if old in line:
+                    lines[index] = line.replace(old, new, 1)
+                    return "".join(lines)
+    return None
+
+
+def vary(patch: str, member: int) -> str:
+    """A near-identical copy: trailing spaces on the first added line, one per member."""
+    lines = patch.splitlines(keepends=True)
+    for index, line in enumerate(lines):
+        if line.startswith("+") and not line.startswith("+++") and line.strip() != "+":
+            body = line.rstrip("\n")
+            lines[index] = body + " " * member + ("\n" if line.endswith("\n") else "")
+            break
+    return "".join(lines)

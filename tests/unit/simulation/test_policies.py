@@ -1,0 +1,40 @@
+import random
+
+import pytest
+
+from simulation import policies
+from tests.instance_factory import GOLD_PATCH
+
+
+def test_population_has_every_kind_and_a_ring():
+    kinds = policies.population(8)
+    assert set(kinds) == set(policies.KINDS)
+    assert kinds.count("copy_ring") == 2 and kinds.count("honest") == 3
+    assert policies.population(2) == ["honest", "memoriser"]
+
+
+@pytest.mark.parametrize("kind", policies.KINDS)
+def test_plans_are_scaled_and_well_formed(kind):
+    steps = policies.plan(kind, tier=3, rng=random.Random(1), time_scale=0.01)
+    assert steps and all(step.delay >= 0 for step in steps)
+    assert {s.patch for s in steps} <= {"gold", "alternative", "canary", "wrong", "noop", "ring"}
+
+
+def test_memoriser_is_fast_and_honest_is_slower():
+    rng = random.Random(3)
+    fast = [policies.plan("memoriser", tier=4, rng=rng, time_scale=1)[0].delay for _ in range(50)]
+    slow = [policies.plan("honest", tier=4, rng=rng, time_scale=1)[0].delay for _ in range(50)]
+    assert max(fast) <= 1.0 < min(slow)
+
+
+def test_mutate_fix_changes_only_an_added_line():
+    wrong = policies.mutate_fix(GOLD_PATCH)
+    assert wrong != GOLD_PATCH
+    changed = [(a, b) for a, b in zip(GOLD_PATCH.splitlines(), wrong.splitlines(), strict=True) if a != b]
+    assert len(changed) == 1 and changed[0][0].startswith("+")
+
+
+def test_vary_keeps_the_patch_applicable_but_distinct():
+    a, b = policies.vary(GOLD_PATCH, 1), policies.vary(GOLD_PATCH, 2)
+    assert len({GOLD_PATCH, a, b}) == 3
+    assert [line.rstrip() for line in a.splitlines()] == [line.rstrip() for line in GOLD_PATCH.splitlines()]
