@@ -1,0 +1,333 @@
+"""Holds on limited resource capacity, with expiry (concurrency/ordering family, tier 4).
+
+A service places holds that set aside part of a resource's capacity, confirms,
+releases and sweeps them; storage keeps one lock per resource, and every writer
+that checks free capacity and then stores a hold must do both under that lock.
+
+Bug (``orchestrator``): the hold operation reads the free capacity before it
+takes the resource lock and only stores the hold under it -- a check-then-act
+across the service and storage layers, so parallel requests can together hold
+more than the capacity.  The oracle makes the interleaving deterministic: a
+storage subclass lets parallel readers of the held quantity meet at a barrier,
+which can only happen when the read is outside the lock.
+
+Canaries: ``expiry-boundary`` (``expires_at <= now`` is right: the expiry instant
+belongs to the lapsed side), ``idempotent-release`` (releasing an unknown hold
+quietly returns ``None`` by contract), ``clamped-availability`` (``max(0, ...)``
+is right: capacity may shrink below what is already held).
+"""
+
+from __future__ import annotations
+
+from challenges.engine.context import BuildContext
+from challenges.engine.ir import Blueprint, Bug, Canary, Feature, Fix, Import, Module, RedHerring
+from challenges.engine.model import Slot, Template, TemplateSpec, register
+from challenges.engine.naming import human, kebab, pascal
+from challenges.engine.templates.stock_reservation import python_src, python_tests
+
+# Names the generated code uses for itself (locals, attributes, methods).
+LOCAL_WORDS = frozenset({
+    "code", "hold", "holds", "held", "free", "state", "now", "record", "live", "due", "swept",
+    "size", "start", "current", "released", "confirmed", "hold_id", "lock", "value", "at", "kind",
+    "placed_at", "expires_at", "confirm", "sweep", "available", "snapshot", "resize", "events",
+    "repository", "settings", "clock", "barrier", "outcomes", "placed", "refused", "register",
+    "race", "lapsed", "ids", "sequence", "body", "status", "raw", "name", "new",
+})
+
+HOLD_GOLD = '''with self._repository.locked(code):
+    now = self._clock.now()
+    free = self._free(record, now)
+    if {{qty_f}} > free:
+        raise {{ErrExhausted}}(
+            f"only {free} {{qty_unit_h}} of {{resource_h}} {code} are free",
+            code=code, requested={{qty_f}}, free=free,
+        )
+    hold = Hold(
+        self._repository.next_hold_id(self._settings.hold_id_prefix),
+        code, {{ref_f}}, {{qty_f}}, now, now + self._settings.hold_ttl_seconds,
+    )
+    self._repository.add_hold(hold)'''
+
+HOLD_FAULTY = '''now = self._clock.now()
+free = self._free(record, now)
+if {{qty_f}} > free:
+    raise {{ErrExhausted}}(
+        f"only {free} {{qty_unit_h}} of {{resource_h}} {code} are free",
+        code=code, requested={{qty_f}}, free=free,
+    )
+hold = Hold(
+    self._repository.next_hold_id(self._settings.hold_id_prefix),
+    code, {{ref_f}}, {{qty_f}}, now, now + self._settings.hold_ttl_seconds,
+)
+with self._repository.locked(code):
+    self._repository.add_hold(hold)'''
+
+HOLD_ALT_ACQUIRE = '''lock = self._repository.lock_for(code)
+lock.acquire()
+try:
+    now = self._clock.now()
+    free = self._free(record, now)
+    if {{qty_f}} > free:
+        raise {{ErrExhausted}}(
+            f"only {free} {{qty_unit_h}} of {{resource_h}} {code} are free",
+            code=code, requested={{qty_f}}, free=free,
+        )
+    hold = Hold(
+        self._repository.next_hold_id(self._settings.hold_id_prefix),
+        code, {{ref_f}}, {{qty_f}}, now, now + self._settings.hold_ttl_seconds,
+    )
+    self._repository.add_hold(hold)
+finally:
+    lock.release()'''
+
+HOLD_ALT_VERIFY = '''with self._repository.locked(code):
+    now = self._clock.now()
+    hold = self._repository.add_hold(Hold(
+        self._repository.next_hold_id(self._settings.hold_id_prefix),
+        code, {{ref_f}}, {{qty_f}}, now, now + self._settings.hold_ttl_seconds,
+    ))
+    held = self._repository.held_{{qty_f}}(code, now)
+    if held > record.{{cap_f}}:
+        # Over the limit with this hold in place: take it back out.
+        self._repository.remove_hold(hold.hold_id)
+        raise {{ErrExhausted}}(
+            f"not enough {{qty_unit_h}} of {{resource_h}} {code} are free",
+            code=code, requested={{qty_f}},
+        )'''
+
+LAPSE = "return self.state == HELD and self.expires_at <= now"
+LAPSE_NAIVE = "return self.state == HELD and self.expires_at < now"
+FREE = "return max(0, record.{{cap_f}} - held)"
+FREE_NAIVE = "return record.{{cap_f}} - held"
+RELEASE_GUARD = """if hold is None:
+    return None"""
+RELEASE_NAIVE = """if hold is None:
+    raise {{ErrMissing}}(f"no hold {hold_id}", hold_id=hold_id)"""
+VALIDATE = "if not isinstance({{qty_f}}, int) or {{qty_f}} < 1:"
+VALIDATE_BEFORE = "if not isinstance({{qty_f}}, int) or {{qty_f}} <= 0:"
+SWEEP_LOG = """if due:
+    logger.warning("sweeping %d holds late; the clock may be running behind", len(due))"""
+
+
+@register
+class StockReservation(Template):
+    spec = TemplateSpec(
+        slug="stock-reservation",
+        title="Capacity holds with expiry",
+        family="concurrency-ordering",
+        bug_class="check-then-act race",
+        bug_type="capacity check outside the resource lock",
+        solution_approach="hold-lock-across-check-and-write",
+        tier=4,
+        languages=("python",),
+        key_concepts=("locking", "check-then-act", "capacity-holds", "expiry", "threads"),
+        architecture="layered-service",
+        structures=("flat", "nested", "domain-driven", "layer-driven"),
+        styles=("object-oriented",),
+        bug_levels=("orchestrator",),
+        variable_slots=(
+            Slot("ttl", (120, 300, 600, 900)),
+            Slot("max_qty", (8, 12, 20, 40)),
+            Slot("sweep_batch", (25, 50, 100)),
+            Slot("repo_noun", ("Repository", "Store", "Registry")),
+            Slot("service_noun", ("Allocator", "HoldService", "Reservations")),
+        ),
+        canaries=("expiry-boundary", "idempotent-release", "clamped-availability"),
+        red_herrings=("misleading-log", "misleading-test", "suspicious-commit"),
+        description="Parallel requests must never hold more of a resource than its capacity; "
+        "holds lapse at their expiry instant.",
+    )
+
+    def accepts(self, lex) -> bool:
+        used = {lex.noun("resource"), lex.noun("resource", True), lex.noun("entity"),
+                lex.field("capacity"), lex.field("quantity"), lex.field("identifier"),
+                lex.verb("reserve"), lex.verb("release")}
+        return not (used & LOCAL_WORDS) and len({lex.field("capacity"), lex.field("quantity"),
+                                                  lex.field("identifier")}) == 3
+
+    def names(self, ctx: BuildContext) -> dict[str, str]:
+        lex = ctx.lex
+        resource, resources = lex.noun("resource"), lex.noun("resource", True)
+        cap, qty, ref = lex.field("capacity"), lex.field("quantity"), lex.field("identifier")
+        refs = lex.samples("identifier")
+        ident = refs[0]
+        prefix = ident.split("-")[0] if "-" in ident else resource[:3]
+        prefix = "".join(ch for ch in prefix.upper() if ch.isalnum())[:4] or "HLD"
+        return {
+            "project": ctx.project,
+            "Base": pascal(ctx.project),
+            "ErrUnknownRes": "Unknown" + pascal(resource),
+            "ErrMissing": "UnknownHold",
+            "ErrInvalid": pascal(lex.error("invalid")),
+            "ErrConflict": pascal(lex.error("conflict")),
+            "ErrExhausted": pascal(lex.error("exhausted")),
+            "resource": resource, "resources": resources, "Resource": pascal(resource),
+            "resource_h": human(resource), "resources_h": human(resources),
+            "Resource_h": human(resource).capitalize(),
+            "entity_h": human(lex.noun("entity")),
+            "cap_f": cap, "cap_h": human(cap), "Cap_h": human(cap).capitalize(),
+            "qty_f": qty, "qty_h": human(qty), "Qty_h": human(qty).capitalize(),
+            "qty_unit_h": lex.unit("quantity"),
+            "ref_f": ref,
+            "fn_hold": lex.verb("reserve"), "fn_release": lex.verb("release"),
+            "RepoCls": pascal(resource) + str(ctx.slot("repo_noun")),
+            "SvcCls": pascal(resource) + str(ctx.slot("service_noun")),
+            "ttl": str(ctx.slot("ttl")), "max_qty": str(ctx.slot("max_qty")),
+            "sweep_batch": str(ctx.slot("sweep_batch")), "hold_prefix": prefix + "H",
+            "res_a": kebab(resource, "north"), "res_b": kebab(resource, "south"),
+            "ref_a": refs[0], "ref_b": refs[1], "ref_c": refs[2],
+            "herring_test": "",
+        }
+
+    def build(self, ctx: BuildContext) -> Blueprint:
+        src, tst = python_src, python_tests
+        nm = self.names(ctx)
+        stem = ctx.namer.file
+        err = nm
+        repo_stem = {"Repository": "repository", "Store": "store", "Registry": "registry"}[
+            str(ctx.slot("repo_noun"))]
+        modules = [
+            Module("errors", stem("errors"), src.ERRORS, role="errors", feature="records"),
+            Module("models", stem("models"), src.MODELS, role="model", feature="records"),
+            Module("clock", stem("clock"), src.CLOCK, role="util", feature="records"),
+            Module("config", stem("config"), src.CONFIG, role="config", feature="settings",
+                   imports=(Import("errors", (err["ErrInvalid"],)),)),
+            Module("repository", stem(repo_stem), src.REPOSITORY, role="storage", feature="storage",
+                   imports=(Import("errors", (err["ErrConflict"], err["ErrMissing"], err["ErrUnknownRes"])),
+                            Import("models", ("HELD",)))),
+            Module("events", stem("events"), src.EVENTS, role="events", feature="events"),
+            Module("service", stem("holds"), src.SERVICE, role="service", feature="service",
+                   imports=(Import("errors", (err["ErrConflict"], err["ErrExhausted"], err["ErrInvalid"])),
+                            Import("events", ("HOLD_CONFIRMED", "HOLD_LAPSED", "HOLD_PLACED",
+                                              "HOLD_RELEASED", "HoldEvent")),
+                            Import("models", ("CONFIRMED", "EXPIRED", "HELD", "RELEASED", "Hold",
+                                              nm["Resource"])))),
+            Module("api", stem("handlers"), src.API, role="api", feature="handlers",
+                   imports=(Import("clock", ("MonotonicClock",)),
+                            Import("config", ("load_settings",)),
+                            Import("errors", (f"{nm['Base']}Error", err["ErrInvalid"])),
+                            Import("events", ("EventLog",)),
+                            Import("repository", (nm["RepoCls"],)),
+                            Import("service", (nm["SvcCls"],)))),
+        ]
+        herring = ctx.has_herring("misleading-test")
+        service_test = tst.TEST_SERVICE.replace("{{herring_test}}", tst.HERRING_TEST if herring else "")
+        if herring:
+            service_test = service_test.replace("import unittest\n", "import threading\nimport unittest\n", 1)
+            service_test = service_test.replace("{{imports}}\n", "{{imports}}\n" + tst.RACING, 1)
+        service_imports = [Import("api", ("build_service",)), Import("clock", ("ManualClock",)),
+                           Import("config", ("Settings",)),
+                           Import("errors", (err["ErrConflict"], err["ErrExhausted"], err["ErrInvalid"],
+                                             err["ErrUnknownRes"]))]
+        if herring:
+            service_imports.append(Import("repository", (nm["RepoCls"],)))
+        tests = [
+            Module("t_models", stem("models"), tst.TEST_MODELS, feature="records", test=True,
+                   imports=(Import("models", ("CONFIRMED", "HELD", "Hold")),)),
+            Module("t_service", stem("holds"), service_test, feature="handlers", test=True,
+                   imports=tuple(service_imports)),
+            Module("t_api", stem("handlers"), tst.TEST_API, feature="handlers", test=True,
+                   imports=(Import("api", ("build_service", "handle_availability", "handle_confirm",
+                                           f"handle_{nm['fn_hold']}", "handle_sweep")),
+                            Import("clock", ("ManualClock",)), Import("config", ("Settings",)))),
+        ]
+        oracle = [
+            Module("h_rules", stem(ctx.lex.noun("resource"), "capacity", "rules"), tst.HIDDEN, test=True,
+                   hidden=True,
+                   imports=(Import("api", ("build_service", "handle_availability", f"handle_{nm['fn_hold']}",
+                                           f"handle_{nm['fn_release']}")),
+                            Import("clock", ("ManualClock",)), Import("config", ("Settings",)),
+                            Import("errors", (err["ErrExhausted"],)),
+                            Import("models", ("Hold",)),
+                            Import("repository", (nm["RepoCls"],)))),
+        ]
+        sites = {
+            "lapse_check": LAPSE,
+            "free_calc": FREE,
+            "release_guard": RELEASE_GUARD,
+            "validate_qty": VALIDATE,
+            "sweep_log": "",
+            "hold_block": HOLD_FAULTY,
+        }
+        bug = Bug(
+            site="hold_block",
+            gold=Fix("gold", {"hold_block": HOLD_GOLD},
+                     "Check free capacity and store the hold under the same resource lock."),
+            alternatives=(
+                Fix("explicit-acquire", {"hold_block": HOLD_ALT_ACQUIRE},
+                    "Acquire the resource lock by hand around check and write."),
+                Fix("place-then-verify", {"hold_block": HOLD_ALT_VERIFY},
+                    "Under the lock, store the hold first and take it back out if capacity is exceeded."),
+            ),
+            level="orchestrator",
+            summary="The hold operation reads free capacity before taking the resource lock, so "
+                    "parallel holds can together exceed the capacity.",
+            location="hold placement in the service",
+        )
+        canaries = []
+        if ctx.has_canary("expiry-boundary"):
+            canaries.append(Canary("expiry-boundary", "lapse_check",
+                                   "`expires_at <= now` looks one tick early; the expiry instant "
+                                   "belongs to the lapsed side by the documented contract.",
+                                   LAPSE_NAIVE, "test_capacity_returns_at_expiry_instant"))
+        if ctx.has_canary("idempotent-release"):
+            canaries.append(Canary("idempotent-release", "release_guard",
+                                   "Releasing an unknown hold silently returns None, which looks like "
+                                   "a swallowed error; release is idempotent by contract.",
+                                   RELEASE_NAIVE, f"test_{nm['fn_release']}_is_idempotent"))
+        if ctx.has_canary("clamped-availability"):
+            canaries.append(Canary("clamped-availability", "free_calc",
+                                   "`max(0, ...)` looks like it hides overselling; capacity may be "
+                                   "resized below what is already held.",
+                                   FREE_NAIVE, "test_availability_is_never_negative_after_resize"))
+        herrings = []
+        if ctx.has_herring("misleading-log"):
+            herrings.append(RedHerring("misleading-log",
+                                       "The sweep warns that the clock runs behind, pointing at expiry "
+                                       "handling rather than hold placement.",
+                                       snippets={"sweep_log": SWEEP_LOG}))
+        if herring:
+            herrings.append(RedHerring("misleading-test",
+                                       "A visible test about sweeping under load fails; the cause is the "
+                                       "unlocked capacity check.",
+                                       failing_tests=("test_sweep_keeps_up_with_parallel_holds",)))
+        if ctx.has_herring("suspicious-commit"):
+            herrings.append(RedHerring("suspicious-commit",
+                                       "A late commit rewrites the quantity validation just above the hold "
+                                       "placement; it is equivalent.",
+                                       history_before={"validate_qty": VALIDATE_BEFORE},
+                                       message=f"Reject zero {nm['qty_h']} holds with a clearer bound"))
+        r_h, q_u = nm["resource_h"], nm["qty_unit_h"]
+        features = [
+            Feature("records", f"Add {r_h} and hold records", f"{nm['Resource_h']} and hold records."),
+            Feature("settings", "Read settings from config/settings.json", "Settings file support."),
+            Feature("storage", f"Store {nm['resources_h']} and holds in memory with per-{r_h} locks",
+                    f"In-memory storage with one lock per {r_h}."),
+            Feature("events", "Publish hold lifecycle events", "Hold lifecycle events with subscribers."),
+            Feature("service", f"Place, confirm and release holds on each {r_h}",
+                    f"Holds against the {nm['cap_h']} of each {r_h}, with expiry and sweeping."),
+            Feature("handlers", "Add request handlers for holds", "Request handlers with error mapping."),
+        ]
+        settings = {"hold_ttl_seconds": int(ctx.slot("ttl")), f"max_hold_{nm['qty_f']}": int(ctx.slot("max_qty")),
+                    "sweep_batch_size": int(ctx.slot("sweep_batch")), "hold_id_prefix": nm["hold_prefix"]}
+        summary = (f"Capacity holds for {ctx.lex.domain}: each {nm['entity_h']} sets {q_u} of a {r_h} "
+                   f"aside while it is completed, and unconfirmed holds lapse.")
+        sections = [(
+            "Holds",
+            f"A hold sets aside {q_u} of one {r_h} for a {nm['entity_h']}. It counts against the "
+            f"{nm['cap_h']} from the moment it is placed until it is released or, if it was never "
+            f"confirmed, until its expiry instant `hold_ttl_seconds` later. The holds on a {r_h} never "
+            f"add up to more than its {nm['cap_h']}, however many requests arrive at once.",
+        )]
+        usage = ("```python\n"
+                 "service = build_service()\n"
+                 f"service.register_{nm['resource']}(\"{nm['res_a']}\", 12)\n"
+                 f"hold = service.{nm['fn_hold']}(\"{nm['res_a']}\", \"{nm['ref_a']}\", 3)\n"
+                 "service.confirm(hold.hold_id)\n"
+                 "```")
+        return Blueprint(
+            package=ctx.project, summary=summary, modules=modules, tests=tests, oracle=oracle,
+            sites=sites, names=nm, bug=bug, canaries=canaries, red_herrings=herrings,
+            features=features, settings=settings, readme_usage=usage, readme_sections=sections,
+            fact_tokens=[("with self._repository.locked(code):\n        now = self._clock.now()", ())],
+        )
