@@ -13,8 +13,10 @@ Algorithm, every number a field of :class:`ConvergenceParams`:
 
 Pairs are :class:`~.distance.PairDistance` brackets. A pair counts below a
 threshold only when its *upper* bound is (never on a guess); the report also
-gives the count that *might* be below, so an investigator sees whether bounds
-left anything open (``uncertain_pairs``). With exact distances both agree.
+gives the count that *might* be below (``uncertain_pairs``) and whether
+counting those too would have picked another band (``certain``), so an
+investigator sees whether bounds left anything open. With exact distances both
+agree.
 """
 
 from __future__ import annotations
@@ -71,6 +73,8 @@ class ConvergenceResult:
     pair_count: int
     fractions: dict[str, float] = field(default_factory=dict)
     uncertain_pairs: dict[str, int] = field(default_factory=dict)
+    # False when counting the uncertain pairs as below would pick another band
+    certain: bool = True
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -78,7 +82,7 @@ class ConvergenceResult:
             "adjustment": self.adjustment, "tier": self.tier, "investigate": self.investigate,
             "pair_count": self.pair_count,
             "fractions": {k: round(v, 4) for k, v in self.fractions.items()},
-            "uncertain_pairs": dict(self.uncertain_pairs),
+            "uncertain_pairs": dict(self.uncertain_pairs), "certain": self.certain,
         }
 
 
@@ -110,20 +114,27 @@ def convergence(
     total = len(pairs)
     fractions: dict[str, float] = {}
     uncertain: dict[str, int] = {}
-    raw, deciding = params.base_score, "none"
+    optimistic: dict[str, float] = {}
     for band in params.bands:
         sure = sum(1 for p in pairs if p.surely_below(band.threshold))
         maybe = sum(1 for p in pairs if p.possibly_below(band.threshold))
         fractions[band.name] = sure / total if total else 0.0
+        optimistic[band.name] = maybe / total if total else 0.0
         uncertain[band.name] = maybe - sure
-    for band in params.bands:
-        if total and fractions[band.name] > band.share:
-            raw, deciding = band.score, band.name
-            break
+    raw, deciding = _decide(fractions, params)
+    _, would_be = _decide(optimistic, params)
     # rounded so that 0.9 - 0.3 is 0.6 (not above the 0.6 investigate line)
     score = round(min(1.0, max(0.0, raw + adjustment)), 9)
     return ConvergenceResult(
         score=score, raw_score=raw, band=deciding, adjustment=adjustment, tier=tier,
         investigate=score > params.investigate_above, pair_count=total,
-        fractions=fractions, uncertain_pairs=uncertain,
+        fractions=fractions, uncertain_pairs=uncertain, certain=would_be == deciding,
     )
+
+
+def _decide(fractions: dict[str, float], params: ConvergenceParams) -> tuple[float, str]:
+    """The first band, strongest first, whose share of pairs is strictly exceeded."""
+    for band in params.bands:
+        if fractions[band.name] > band.share:
+            return band.score, band.name
+    return params.base_score, "none"

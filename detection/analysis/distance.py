@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .bounds import preorder_lower_bound, size_lower_bound, top_down_upper_bound
 from .errors import InvalidParameterError
@@ -86,14 +86,6 @@ class PairDistance:
 
 def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 4)
-
-
-@dataclass
-class _Bracket:
-    lower: int
-    upper: int
-    method: str = "bounds"
-    steps: list[str] = field(default_factory=list)
 
 
 def _undecided(lower: float, upper: float, thresholds: Sequence[float]) -> bool:

@@ -87,3 +87,11 @@ def test_brackets_count_below_a_threshold_only_when_proven():
     assert result.band == "none" and result.score == 0.1
     assert result.uncertain_pairs == {"strong": 7, "moderate": 7, "weak": 7}
     assert result.as_dict()["fractions"] == {"strong": 0.0, "moderate": 0.0, "weak": 0.0}
+    assert result.certain is False  # the 7 open pairs could make it "strong"
+
+
+def test_a_band_is_certain_when_open_pairs_cannot_change_it():
+    pairs = [PairDistance("a", "b", 0.0, 0.05, "bounds")] * 8 + [PairDistance("c", "d", 0.2, 0.5, "bounds")] * 2
+    result = convergence(pairs)
+    assert (result.band, result.certain) == ("strong", True)
+    assert result.uncertain_pairs == {"strong": 0, "moderate": 0, "weak": 2}
