@@ -1,0 +1,247 @@
+"""Invoices priced with ``Decimal`` and rounded to the cent; a coercion or
+rounding slip loses a cent on half-cent amounts (type and numeric coercion
+family, tier 2).
+
+Bug-site levels:
+- ``utility``: the money helper quantises without the documented rounding
+  mode, so Decimal's default (half to even) rounds ``0.125`` to ``0.12``;
+- ``layer-boundary``: the HTTP handler decodes JSON numbers as ``float``
+  (``parse_float=Decimal`` is gone), so ``1.005`` arrives as
+  ``1.00499999...`` and rounds down.
+
+Canary: ``tax-on-rounded-net`` (taxing the rounded net looks like rounding
+too early, but it is the documented per-line rule).
+"""
+
+from __future__ import annotations
+
+from challenges.engine.context import BuildContext
+from challenges.engine.ir import Blueprint, Bug, Canary, Feature, Fix, Import, Module, RedHerring
+from challenges.engine.model import FactToken, Slot, Template, TemplateSpec, register
+from challenges.engine.naming import human, pascal, snake
+from challenges.engine.templates.invoice_rounding import python_src, python_tests
+
+SCAFFOLD_WORDS = frozenset({
+    "invoice", "invoices", "line", "lines", "net", "tax", "gross", "total", "price", "rate", "number",
+    "quantity", "value", "result", "field", "settings", "payload", "body", "status", "priced", "rows",
+    "row", "currency", "first", "second", "context", "raw", "source", "known", "unknown", "balance",
+    "unit_price", "tmp", "path",
+})
+
+
+@register
+class InvoiceRounding(Template):
+    spec = TemplateSpec(
+        slug="invoice-rounding",
+        title="Invoice pricing with Decimal amounts rounded to the cent",
+        family="type-numeric-coercion",
+        bug_class="decimal rounding and float coercion",
+        bug_type="half-cent amounts lose a cent through float coercion or the wrong rounding mode",
+        solution_approach="restore-decimal-rounding",
+        tier=2,
+        languages=("python",),
+        key_concepts=("decimal", "rounding-mode", "json-decoding", "money", "tax"),
+        architecture="layered-service",
+        structures=("flat", "nested", "domain-driven", "layer-driven"),
+        styles=("procedural",),
+        bug_levels=("utility", "layer-boundary"),
+        variable_slots=(
+            Slot("service_noun", ("Billing", "Invoicing", "Accounts")),
+            Slot("repo_noun", ("Ledger", "Book", "Archive")),
+        ),
+        canaries=("tax-on-rounded-net",),
+        red_herrings=("misleading-log", "misleading-test", "suspicious-commit"),
+        fact_tokens=(FactToken("{{fact_gold}}"),),
+        description="Invoice lines are priced in Decimal and rounded half-up to the cent; a float "
+        "coercion at the HTTP boundary or a missing rounding mode loses a cent on half-cent amounts.",
+    )
+
+    def accepts(self, lex) -> bool:
+        used = {lex.noun(r, plural) for r in ("owner", "item") for plural in (False, True)}
+        used |= {lex.field(r) for r in ("quantity", "category")}
+        return not (used & SCAFFOLD_WORDS) and len(lex.categories) >= 3
+
+    # ------------------------------------------------------------------
+    def names(self, ctx: BuildContext) -> dict[str, str]:
+        lex, n = ctx.lex, ctx.namer
+        owner, owners = lex.noun("owner"), lex.noun("owner", True)
+        item = lex.noun("item")
+        cats = lex.categories
+        rates = ["0.2", "0.1"] + ["0.05"] * (len(cats) - 2)
+        labels = lex.samples("label")
+        currency = lex.unit("amount")
+        if not (currency.isalpha() and currency.isupper() and len(currency) == 3):
+            currency = "EUR"
+        prefix = "".join(ch for ch in pascal(ctx.project)[:3].upper() if ch.isalpha()) or "INV"
+        return {
+            "project": ctx.project,
+            "Base": pascal(ctx.project),
+            "ErrInvalid": pascal(lex.error("invalid")),
+            "ErrMissing": pascal(lex.error("not_found")),
+            "owner": n.fn(owner), "owner_h": human(owner), "owners_h": human(owners),
+            "item": n.fn(item), "item_h": human(item),
+            "qty_f": n.field(lex.field("quantity")), "qty_h": human(lex.field("quantity")),
+            "cat_f": n.field(lex.field("category")), "cat_h": human(lex.field("category")),
+            "Cat": pascal(cats[1]),
+            "cat0": cats[0], "cat1": cats[1],
+            "tax_rates_py": "{" + ", ".join(f'"{c}": "{r}"' for c, r in zip(cats, rates, strict=True)) + "}",
+            "currency": currency,
+            "number_prefix": prefix,
+            "RepoCls": "Invoice" + str(ctx.slot("repo_noun")),
+            "SvcCls": str(ctx.slot("service_noun")),
+            "fn_issue": n.fn("issue", "invoice"),
+            "owner_a": labels[0], "owner_b": labels[1],
+            "item_a": f"{labels[2]} A", "item_b": f"{labels[2]} B", "item_c": f"{labels[2]} C",
+        }
+
+    # ------------------------------------------------------------------
+    def build(self, ctx: BuildContext) -> Blueprint:
+        src, tst = python_src, python_tests
+        nm = self.names(ctx)
+        n = ctx.namer
+        stem = n.file
+        lex = ctx.lex
+        m = [
+            Module("errors", stem("errors"), src.ERRORS, role="errors", feature="money"),
+            Module("money", stem("money"), src.MONEY, role="util", feature="money",
+                   imports=(Import("errors", (nm["ErrInvalid"],)),)),
+            Module("models", stem("models"), src.MODELS, role="model", feature="pricing"),
+            Module("settings", stem("settings"), src.SETTINGS, role="config", feature="pricing",
+                   imports=(Import("errors", (nm["ErrInvalid"],)), Import("money", ("to_decimal",)))),
+            Module("pricing", stem("pricing"), src.PRICING, role="service", feature="pricing",
+                   imports=(Import("errors", (nm["ErrInvalid"],)),
+                            Import("models", ("InvoiceLine",)),
+                            Import("money", ("ZERO", "round_money", "to_decimal")))),
+            Module("invoices", stem("invoices"), src.INVOICES, role="storage", feature="invoices",
+                   imports=(Import("errors", (nm["ErrInvalid"], nm["ErrMissing"])),
+                            Import("models", ("Invoice",)),
+                            Import("money", ("ZERO", "to_minor_units")),
+                            Import("pricing", ("price_line", "total_lines")))),
+            Module("api", stem("handlers"), src.HANDLERS, role="api", feature="handlers",
+                   imports=(Import("errors", (f"{nm['Base']}Error", nm["ErrInvalid"])),
+                            Import("invoices", (nm["SvcCls"],)),
+                            Import("money", ("format_money",)),
+                            Import("settings", ("load_settings",)))),
+        ]
+        herring_test = ctx.has_herring("misleading-test")
+        tests = [
+            Module("t_money", stem("money"), tst.TEST_MONEY, feature="money", test=True,
+                   imports=(Import("errors", (nm["ErrInvalid"],)),
+                            Import("money", ("format_money", "round_money", "to_decimal")))),
+            Module("t_pricing", stem("pricing"), tst.TEST_PRICING, feature="pricing", test=True,
+                   imports=(Import("errors", (nm["ErrInvalid"],)),
+                            Import("pricing", ("price_line", "total_lines")),
+                            Import("settings", ("Settings",)))),
+            Module("t_handlers", stem("handlers"), tst.TEST_HANDLERS + (tst.HERRING_TEST if herring_test else ""),
+                   feature="handlers", test=True,
+                   imports=(Import("api", ("build_service", "dumps", "handle_get", "handle_issue")),
+                            Import("settings", ("Settings",)))),
+        ]
+        oracle = [
+            Module("h_amounts", stem("invoice", "amounts"), tst.HIDDEN_AMOUNTS, test=True, hidden=True,
+                   imports=(Import("api", ("build_service", "handle_balance", "handle_issue")),
+                            Import("errors", (nm["ErrInvalid"],)),
+                            Import("money", ("round_money", "to_minor_units")),
+                            Import("pricing", ("price_line",)),
+                            Import("settings", ("Settings", "load_settings")))),
+        ]
+        sites = {
+            "rounding": src.ROUND_GOLD,
+            "parse_body": src.PARSE_GOLD,
+            "float_to_decimal": src.FLOAT_EXACT,
+            "tax_base": src.TAX_ON_NET,
+            "issued_log": src.ISSUED_LOG,
+        }
+        if ctx.level == "utility":
+            sites["rounding"] = src.ROUND_FAULTY
+            gold_text = src.ROUND_GOLD
+            bug = Bug(
+                site="rounding",
+                gold=Fix("gold", {"rounding": src.ROUND_GOLD}, "Quantise with the documented half-up rounding."),
+                alternatives=(
+                    Fix("positional-mode", {"rounding": src.ROUND_ALT_POSITIONAL},
+                        "Pass ROUND_HALF_UP positionally."),
+                    Fix("scaled-integral", {"rounding": src.ROUND_ALT_SCALED},
+                        "Round the amount in cents to an integer, half up, and scale back."),
+                ),
+                level="utility",
+                summary="`round_money` quantises without a rounding mode, so Decimal's default "
+                        "half-to-even rounding turns half cents down whenever the cent digit is even.",
+                location="money rounding helper",
+            )
+        else:
+            sites["parse_body"] = src.PARSE_FAULTY
+            gold_text = src.PARSE_GOLD
+            bug = Bug(
+                site="parse_body",
+                gold=Fix("gold", {"parse_body": src.PARSE_GOLD}, "Decode JSON numbers as Decimal."),
+                alternatives=(
+                    Fix("decode-as-text", {"parse_body": src.PARSE_ALT_STR},
+                        "Decode JSON numbers as text and let the money helper parse them."),
+                    Fix("convert-float-by-repr", {"float_to_decimal": src.FLOAT_ALT_REPR},
+                        "Convert floats through their shortest decimal representation."),
+                ),
+                level="layer-boundary",
+                summary="The handler decodes JSON numbers as binary floats; `Decimal(float)` keeps the "
+                        "binary error, so prices like 1.005 round down a cent.",
+                location="HTTP handler body decoding",
+            )
+        canaries = []
+        if ctx.has_canary("tax-on-rounded-net"):
+            canaries.append(Canary(
+                "tax-on-rounded-net", "tax_base",
+                "Taxing the rounded net looks like rounding too early, but the per-line rule charges tax on "
+                "the printed net.",
+                src.TAX_ON_RAW, "test_tax_is_charged_on_the_rounded_net"))
+        herrings = []
+        if ctx.has_herring("misleading-log"):
+            herrings.append(RedHerring(
+                "misleading-log", "Issuing logs that the tax table looks stale; the tax table is fine.",
+                snippets={"issued_log": src.ISSUED_LOG_HERRING}))
+        if herring_test:
+            herrings.append(RedHerring(
+                "misleading-test",
+                "A visible test named after the tax table fails; the cause is the lost cent on the net.",
+                failing_tests=(f"test_{snake(nm['cat1'])}_tax_table_applies_to_each_line",)))
+        if ctx.has_herring("suspicious-commit"):
+            herrings.append(RedHerring(
+                "suspicious-commit",
+                "A late commit switches tax to the rounded net amount; it is the documented rule.",
+                history_before={"tax_base": src.TAX_ON_RAW},
+                message="Charge tax on the rounded line amount"))
+        features = [
+            Feature("money", "Add Decimal money helpers", "Decimal money helpers rounded to the cent."),
+            Feature("pricing", f"Price invoice lines with tax per {nm['cat_h']}",
+                    f"Line pricing with tax rates per {nm['cat_h']}."),
+            Feature("invoices", f"Issue numbered invoices to {nm['owners_h']}", "Numbered invoices and balances."),
+            Feature("handlers", "Add JSON request handlers and the ledger export",
+                    "JSON handlers; amounts leave as strings."),
+        ]
+        cats = lex.categories
+        rates = ["0.2", "0.1"] + ["0.05"] * (len(cats) - 2)
+        settings = {"currency": nm["currency"], "number_prefix": nm["number_prefix"],
+                    "tax_rates": dict(zip(cats, rates, strict=True))}
+        summary = (f"Invoicing for {lex.domain}: prices {nm['item_h']} lines in {nm['currency']} with "
+                   f"tax per {nm['cat_h']} and issues numbered invoices to {nm['owners_h']}.")
+        sections = [(
+            "Amounts",
+            "All amounts are `Decimal`, never `float`. Each line's net amount is "
+            "quantity times unit price rounded to the cent, halves away from zero (commercial "
+            "rounding); tax is charged on that rounded net and rounded the same way. Invoice totals "
+            "are the sums of the printed lines. JSON numbers in requests are read as exact decimals; "
+            "responses carry amounts as strings.",
+        )]
+        usage = (
+            "```python\n"
+            "service = build_service()\n"
+            f"status, payload = handle_issue(service, '{{\"{nm['owner']}\": \"{nm['owner_a']}\", \"lines\": "
+            f"[{{\"{nm['item']}\": \"{nm['item_a']}\", \"{nm['qty_f']}\": 2, \"unit_price\": 4.25, "
+            f"\"{nm['cat_f']}\": \"{nm['cat0']}\"}}]}}')\n"
+            "```"
+        )
+        return Blueprint(
+            package=ctx.project, summary=summary, modules=m, tests=tests, oracle=oracle,
+            sites=sites, names={**nm, "fact_gold": gold_text}, bug=bug, canaries=canaries,
+            red_herrings=herrings, features=features, settings=settings,
+            readme_usage=usage, readme_sections=sections, fact_tokens=[(gold_text, ())],
+        )
