@@ -12,8 +12,12 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from challenges.audit.target import AuditContext, AuditTarget
 
 
 @dataclass(frozen=True, order=True)
@@ -72,7 +76,7 @@ class AuditReport:
         return "\n".join(lines)
 
 
-def run_audit(target, context, *, checks=None) -> AuditReport:
+def run_audit(target: AuditTarget, context: AuditContext, *, checks: Iterable[str] | None = None) -> AuditReport:
     """Audit ``target`` (AuditTarget) with ``context`` (AuditContext); see the module docstring.
 
     ``checks`` restricts the run to the named checks (all by default).
@@ -83,11 +87,11 @@ def run_audit(target, context, *, checks=None) -> AuditReport:
 
     selected = list(CHECKS)
     if checks is not None:
-        known = {c.NAME for c in CHECKS}
-        unknown = sorted(set(checks) - known)
+        wanted = set(checks)
+        unknown = sorted(wanted - {c.NAME for c in CHECKS})
         if unknown:
             raise AuditError("check_unknown", f"unknown checks {unknown}", field="checks")
-        selected = [c for c in CHECKS if c.NAME in set(checks)]
+        selected = [c for c in CHECKS if c.NAME in wanted]
     surface = collect(target)
     order = {c.NAME: i for i, c in enumerate(CHECKS)}
     found: set[Finding] = set()

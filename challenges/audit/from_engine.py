@@ -4,6 +4,8 @@
 from what the engine recorded:
 
 * catalogue terms: template slug and title, family, bug class and type,
+  (the slug with ``spelling="literal-in-workspace"`` when the app's own code
+  uses the archetype noun, e.g. ``ConnectionPool``; see ``CatalogueTerm``),
   solution approach, drawn canary labels and red-herring kinds, the draw's
   history seed (a draw id) and, when given, the platform's instance id.  The
   lexicon key and the template's key concepts are *not* terms: the domain is
@@ -33,7 +35,7 @@ from challenges.audit.findings import AuditReport, run_audit
 from challenges.audit.host import HostIdentity, default_platform_paths, detect_host_identity
 from challenges.audit.residue import declarations_from_files
 from challenges.audit.target import AuditContext, AuditTarget, CatalogueTerm, FactToken
-from challenges.audit.text import words
+from challenges.audit.text import TermMatcher, WordIndex, words
 
 
 def _strings(value: Any) -> Iterable[str]:
@@ -72,12 +74,20 @@ def synthetic_identity_pool(project: str) -> frozenset[str]:
     return frozenset(pool)
 
 
+def _code_vocabulary(instance: Any, term: str) -> bool:
+    """Whether ``term`` names something in the instance's source code (an identifier or a
+    docstring of the app itself, e.g. ``ConnectionPool`` for a connection-pool archetype)."""
+    matcher = TermMatcher.compile(term)
+    return any(matcher.hits(WordIndex(instance.files[path])) for path in instance.source_paths)
+
+
 def catalogue_terms(instance: Any, *, instance_id: str | None = None) -> tuple[CatalogueTerm, ...]:
     from challenges.engine.model import get_template
 
     spec = get_template(instance.template).spec
+    slug_spelling = "literal-in-workspace" if _code_vocabulary(instance, spec.slug) else "any"
     terms = [
-        CatalogueTerm(spec.slug, "slug"), CatalogueTerm(spec.title, "title"),
+        CatalogueTerm(spec.slug, "slug", slug_spelling), CatalogueTerm(spec.title, "title"),
         CatalogueTerm(spec.family, "family"), CatalogueTerm(spec.bug_class, "bug-class"),
         CatalogueTerm(spec.bug_type, "bug-type"), CatalogueTerm(spec.solution_approach, "solution"),
         CatalogueTerm(str(instance.draw.history_seed), "draw-id"),

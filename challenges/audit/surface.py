@@ -267,7 +267,8 @@ def _extras(target: AuditTarget, surface: Surface) -> None:
     for member in target.archive_members:
         name = str(member.get("name", ""))
         owner = f"{member.get('uname', '')} {member.get('gname', '')}".strip()
-        surface.items.append(Item("archive-member", f"archive member {name}", f"{name}\n{owner}"))
+        # Member names are the working tree's paths (already items); only ownership is new.
+        surface.items.append(Item("archive-member", f"archive member {name}", owner))
 
 
 def collect(target: AuditTarget) -> Surface:

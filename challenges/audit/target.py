@@ -68,14 +68,32 @@ DEFAULT_REAL_EMAIL_PATTERNS: tuple[str, ...] = (
 )
 
 
+SPELLINGS: tuple[str, ...] = ("any", "literal-in-workspace")
+
+
 @dataclass(frozen=True)
 class CatalogueTerm:
+    """A word or phrase of the private catalogue.
+
+    ``spelling="any"`` (default): every spelling is a finding everywhere (see
+    ``challenges.audit.text``).  ``spelling="literal-in-workspace"`` is for an
+    archetype noun the application legitimately uses as its own vocabulary (a
+    connection-pool template's code has a ``ConnectionPool`` class): inside the
+    workspace (file contents, history, commit messages, paths) only the literal
+    catalogue spelling (``connection-pool``, case-insensitive, as a whole token)
+    is a finding; on every other surface (archive name, URLs, headers, payload,
+    environment, refs, tags, texts) every spelling still is.
+    """
+
     text: str
     kind: str = "catalogue"
+    spelling: str = "any"
 
     def __post_init__(self) -> None:
         if self.kind not in CATALOGUE_KINDS:
             raise AuditError("term_kind_unknown", f"unknown catalogue term kind {self.kind!r}", field="kind")
+        if self.spelling not in SPELLINGS:
+            raise AuditError("term_spelling_unknown", f"unknown spelling rule {self.spelling!r}", field="spelling")
 
 
 @dataclass(frozen=True)

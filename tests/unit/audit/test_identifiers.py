@@ -102,3 +102,22 @@ def test_single_word_terms_are_whole_words_and_skip_ordinary_words(clean):
     context = dict(catalogue_terms=(CatalogueTerm("quuxcache"), CatalogueTerm("timeout")))
     findings = audit(AuditTarget(clean), **context).findings
     assert [f.location for f in findings] == ["tidewater/extra.py:1", "tidewater/extra.py:2"]
+
+
+def test_archetype_noun_is_vocabulary_inside_but_a_leak_outside(clean):
+    term = CatalogueTerm("berth-ledger", "slug", "literal-in-workspace")
+    (clean / "tidewater" / "extra.py").write_text("class BerthLedger:\n    '''The berth ledger.'''\n")
+    assert audit(AuditTarget(clean), catalogue_terms=(term,)).findings == ()
+    (clean / "tidewater" / "origin.py").write_text("# generated from berth-ledger\n")
+    target = AuditTarget(clean, archive_name="BerthLedger.tar.gz", payload={"cwd": "/runs/berth_ledger-s0"})
+    found = [(f.location, f.message) for f in audit(target, catalogue_terms=(term,)).findings]
+    assert found == [("archive name", "slug 'berth-ledger' in archive-name"), ("payload:2", "slug 'berth-ledger' in payload"),
+                     ("tidewater/origin.py:1", "slug 'berth-ledger' in file")]
+
+
+def test_unknown_spelling_rule_is_refused():
+    from challenges.audit import AuditError
+
+    with pytest.raises(AuditError) as info:
+        CatalogueTerm("x-y", "slug", "fuzzy")
+    assert info.value.code == "term_spelling_unknown" and info.value.field == "spelling"
