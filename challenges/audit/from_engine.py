@@ -33,6 +33,7 @@ from typing import Any
 
 from challenges.audit.findings import AuditReport, run_audit
 from challenges.audit.host import HostIdentity, default_platform_paths, detect_host_identity
+from challenges.audit.intake import Substrate
 from challenges.audit.residue import declarations_from_files
 from challenges.audit.target import AuditContext, AuditTarget, CatalogueTerm, FactToken
 from challenges.audit.text import TermMatcher, WordIndex, words
@@ -149,6 +150,11 @@ def context_for_instance(
         ordinary_words=vocabulary,
         allowed_words=vocabulary,
     )
+
+
+def substrate_for_instance(instance: Any) -> Substrate:
+    """The intake gate's view of an instance: its shipped files, project name and tier."""
+    return Substrate(dict(instance.files), instance.draw.project_name, instance.tier)
 
 
 def write_workspace(instance: Any, dest: Path | str) -> Path:

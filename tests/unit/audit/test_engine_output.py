@@ -10,8 +10,9 @@ from dulwich.repo import Repo
 
 from challenges.audit import AuditTarget, OpaqueNames, build_archive, run_audit
 from challenges.audit.delivered import audit_archive
-from challenges.audit.from_engine import audit_instance, context_for_instance, write_workspace
+from challenges.audit.from_engine import audit_instance, context_for_instance, substrate_for_instance, write_workspace
 from challenges.audit.host import HostIdentity
+from challenges.audit.intake import intake_report
 from challenges.engine import draw, generate, registry
 from challenges.engine.errors import EngineError
 from challenges.sandbox import ALLOWLIST, sandbox_env
@@ -77,3 +78,10 @@ def test_planted_leaks_in_engine_output_are_caught(tmp_path):
     codes = {(f.check, f.code) for f in run_audit(AuditTarget(root), context).findings}
     assert {("git", "revealing_history"), ("markers", "marker_line"), ("identifiers", "catalogue_term"),
             ("separation", "harness_content")} <= codes
+
+
+@pytest.mark.parametrize("index", range(len(INSTANCES)))
+def test_engine_output_passes_the_intake_gate(index):
+    report = intake_report(substrate_for_instance(INSTANCES[index]))
+    assert report.rig_confidence.score == 0, report.rig_confidence.reasons
+    assert report.activatable
