@@ -1,6 +1,6 @@
 """Staff-editable settings of the challenges app (spec numbers as defaults)."""
 
-from core.config import Setting, declare, positive_int
+from core.config import Setting, declare, positive_int, unit_interval
 
 declare(
     Setting("sandbox.cpu_seconds", 10, "CPU seconds one oracle run may use.", validate=positive_int, group="sandbox"),
@@ -10,4 +10,19 @@ declare(
             validate=positive_int, group="sandbox"),
     Setting("sandbox.max_processes", 64, "Processes one oracle run may have at once.",
             validate=positive_int, group="sandbox"),
+)
+
+declare(
+    Setting("generation.max_collisions", 5, "Consecutive fingerprint collisions before rotating to another template.",
+            validate=positive_int, group="generation"),
+    Setting("generation.max_passes", 12, "Pipeline passes per requested instance before giving up.",
+            validate=positive_int, group="generation"),
+    Setting("generation.mutation_threshold", 0.90, "Share of mutants the oracle must kill (spec 001 calls 0.80 adequate).",
+            validate=unit_interval, group="generation"),
+    Setting("generation.max_mutants", 60, "Mutants tried per instance in the mutation-adequacy gate.",
+            validate=positive_int, group="generation"),
+    Setting("generation.gate_workers", 2, "Parallel sandbox runs while gating one instance.",
+            validate=positive_int, group="generation"),
+    Setting("generation.max_run_count", 200, "Largest number of instances one generation run may request.",
+            validate=positive_int, group="generation"),
 )

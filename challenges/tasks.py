@@ -21,3 +21,10 @@ def bug_class_too_easy_review() -> dict[str, Any]:
     from challenges.services.rotation import bug_class_too_easy_review as review
 
     return review()
+
+
+def generation_run_execute(run_id: int) -> str:
+    from challenges.services.generation import generation_run_execute as execute
+
+    run = execute(run_id=run_id)
+    return f"{run.released}/{run.count} released ({run.state})"

@@ -1,0 +1,254 @@
+"""The generation pipeline (spec 003 "Generation Pipeline", steps 1–10), Django side.
+
+rotation picks an eligible template → the engine draws every slot with a CSPRNG and
+builds the instance → fingerprint dedup against the window, hall of fame and known
+corpus (a collision redraws; after ``generation.max_collisions`` in a row the template
+is rotated away) → release gates (oracle, canaries, mutation adequacy, visible suite,
+static checks, history) → leak audit of the workspace as an agent would receive it →
+seal and store → release (or the manual-review queue when dedup flags it).
+
+Every pass leaves a GenerationAttempt row with its outcome and reason, so staff can
+answer "why was this template skipped?" and read the regeneration rate.
+"""
+
+from __future__ import annotations
+
+import secrets
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from challenges.audit import AuditTarget, run_audit
+from challenges.audit.from_engine import context_for_instance, write_workspace
+from challenges.engine import api as engine
+from challenges.engine.errors import EngineError
+from challenges.engine.gates import GateConfig, validate
+from challenges.engine.model import registry
+from challenges.engine.templates import load_all
+from challenges.models import ChallengeInstance, ChallengeTemplate, GenerationAttempt, GenerationRun
+from challenges.novelty import Verdict
+from challenges.services.instances import instance_release, instance_store
+from challenges.services.novelty import decision_as_dict, fingerprint_check, fingerprint_review_open
+from challenges.services.rotation import rotation_pick
+from core.config import config_value, config_values
+from core.errors import Conflict, ValidationFailed
+from core.queue import enqueue_on_commit
+from core.services import audit_event_record
+
+Outcome = GenerationAttempt.Outcome
+
+
+@dataclass
+class GenerationResult:
+    instance: ChallengeInstance | None
+    attempts: list[GenerationAttempt] = field(default_factory=list)
+    reason: str = ""
+
+
+def template_sync(*, activate: bool = False, by: AbstractBaseUser | None = None) -> list[ChallengeTemplate]:
+    """Mirror the engine's registered templates into the catalogue (idempotent).
+
+    New templates arrive as drafts unless ``activate``; metadata follows the code, while
+    state and weight stay what staff set.
+    """
+    load_all()
+    synced = []
+    for slug, cls in sorted(registry().items()):
+        spec = cls.spec
+        with transaction.atomic():
+            template, created = ChallengeTemplate.objects.select_for_update().get_or_create(
+                slug=slug,
+                defaults={"title": spec.title, "family": spec.family, "bug_class": spec.bug_class, "tier": spec.tier,
+                          "languages": list(spec.languages),
+                          "state": ChallengeTemplate.State.ACTIVE if activate else ChallengeTemplate.State.DRAFT},
+            )
+            changed = {
+                name: value for name, value in (("title", spec.title), ("family", spec.family),
+                                                ("bug_class", spec.bug_class), ("tier", spec.tier),
+                                                ("languages", list(spec.languages)))
+                if getattr(template, name) != value
+            }
+            if changed:
+                before = {name: getattr(template, name) for name in changed}
+                for name, value in changed.items():
+                    setattr(template, name, value)
+                template.save(update_fields=[*changed, "updated_at"])
+                audit_event_record(verb="template.synced", target=template, actor=by, actor_label="engine registry",
+                                   before=before, after=changed, reason="template code changed")
+            elif created:
+                audit_event_record(verb="template.registered", target=template, actor=by,
+                                   actor_label="engine registry", after={"state": template.state},
+                                   reason="registered by the engine")
+        synced.append(template)
+    return synced
+
+
+def _log(run, template, language, outcome, reason, seconds, instance=None) -> GenerationAttempt:
+    return GenerationAttempt.objects.create(run=run, template=template, language=language, outcome=outcome,
+                                            reason=reason[:4000], seconds=round(seconds, 3), instance=instance)
+
+
+def _lexicons(allowed_keys: list[str] | None):
+    pool = engine.available_lexicons()
+    if allowed_keys is None:
+        return pool
+    allowed = set(allowed_keys)
+    return tuple(lex for lex in pool if lex.key in allowed)
+
+
+def _gate_config() -> GateConfig:
+    values = config_values("generation.")
+    return GateConfig(mutation_threshold=values["mutation_threshold"], max_mutants=values["max_mutants"],
+                      workers=values["gate_workers"])
+
+
+def instance_generate(
+    *,
+    template: ChallengeTemplate | None = None,
+    language: str | None = None,
+    run: GenerationRun | None = None,
+    release: bool = True,
+) -> GenerationResult:
+    """Run the pipeline until one instance is released (or flagged), or give up with a reason."""
+    if template is not None and language is not None and language not in template.languages:
+        raise ValidationFailed(f"{template.slug} does not support {language}.", code="language_unsupported",
+                               extra={"field": "language"})
+    max_collisions = config_value("generation.max_collisions")
+    max_passes = config_value("generation.max_passes")
+    rng = secrets.SystemRandom()
+    result = GenerationResult(instance=None)
+    excluded: set[int] = set()
+    collisions = 0
+    for _ in range(max_passes):
+        if template is None:
+            choice = rotation_pick(language=language, exclude_template_ids=frozenset(excluded))
+            chosen, allowed = choice.template, choice.allowed_lexicon_keys
+        else:
+            chosen, allowed = template, None
+        lang = language or rng.choice(chosen.languages)
+        started = time.perf_counter()
+        try:
+            draw = engine.draw(chosen.slug, lang, lexicons=_lexicons(allowed))
+            generated = engine.generate(draw)
+        except EngineError as exc:
+            result.attempts.append(_log(run, chosen, lang, Outcome.ERROR, f"engine: {exc}", time.perf_counter() - started))
+            continue
+        generation_seconds = time.perf_counter() - started
+        decision = fingerprint_check(fingerprint=generated.fingerprint)
+        if decision.verdict is Verdict.REJECT:
+            collisions += 1
+            reason = f"collision {collisions}/{max_collisions}: " + "; ".join(decision.reasons)
+            result.attempts.append(_log(run, chosen, lang, Outcome.COLLISION, reason, time.perf_counter() - started))
+            if collisions >= max_collisions:
+                if template is not None:
+                    result.reason = f"{collisions} consecutive fingerprint collisions on {chosen.slug}"
+                    return result
+                excluded.add(chosen.pk)
+                result.attempts.append(_log(run, chosen, lang, Outcome.ROTATED,
+                                            f"{collisions} consecutive collisions: rotating to another template", 0))
+                collisions = 0
+            continue
+        collisions = 0
+        report = validate(generated, allow_unsafe=settings.GAUNTLET_SANDBOX_ALLOW_UNSAFE, config=_gate_config())
+        if not report.passed:
+            result.attempts.append(_log(run, chosen, lang, Outcome.GATE_FAILED, "; ".join(report.failures),
+                                        time.perf_counter() - started))
+            continue
+        with tempfile.TemporaryDirectory(prefix="ws-") as tmp:
+            root = write_workspace(generated, Path(tmp) / "workspace")
+            audit = run_audit(AuditTarget(root), context_for_instance(generated))
+            if not audit.passed:
+                result.attempts.append(_log(run, chosen, lang, Outcome.AUDIT_FAILED,
+                                            "; ".join(f"{f.check}: {f.message}" for f in audit.findings[:20]),
+                                            time.perf_counter() - started))
+                continue
+            instance = _store(chosen, generated, decision, report, audit, root,
+                              {"generation_s": round(generation_seconds, 3), "gates_s": round(report.seconds, 3),
+                               "total_s": round(time.perf_counter() - started, 3), "sandbox_runs": report.runs})
+        if decision.verdict is Verdict.FLAG:
+            fingerprint_review_open(instance=instance, decision=decision)
+            result.attempts.append(_log(run, chosen, lang, Outcome.FLAGGED, "; ".join(decision.reasons),
+                                        time.perf_counter() - started, instance))
+            result.instance = instance
+            return result
+        if release:
+            instance = instance_release(
+                instance=instance, by=None, actor_label="generator",
+                reason=f"all release gates passed, leak audit clean, dedup {decision.verdict.value} "
+                       f"(uniqueness {decision.uniqueness:.2f})",
+            )
+        result.attempts.append(_log(run, chosen, lang, Outcome.RELEASED, f"uniqueness {decision.uniqueness:.2f}",
+                                    time.perf_counter() - started, instance))
+        result.instance = instance
+        return result
+    result.reason = f"no instance after {max_passes} passes"
+    return result
+
+
+def _store(template, generated, decision, report, audit, root: Path, timings: dict[str, Any]) -> ChallengeInstance:
+    return instance_store(
+        template=template, language=generated.language, tier=generated.tier, lexicon_key=generated.draw.lexicon_key,
+        tech_stack=list(generated.fingerprint.get("tech_stack", [])), fingerprint=generated.fingerprint,
+        draw=generated.draw.to_dict(), secrets=generated.secrets_dict(), workspace_dir=root,
+        gates={"passed": report.passed, "seconds": round(report.seconds, 3), "runs": report.runs,
+               "results": [{"name": r.name, "passed": r.passed, "reasons": r.reasons, "details": r.details}
+                           for r in report.results]},
+        audit={"passed": audit.passed, "findings": [f.to_dict() for f in audit.findings], "counts": audit.counts},
+        dedup=decision_as_dict(decision),
+        uniqueness=decision.uniqueness, timings=timings,
+    )
+
+
+@transaction.atomic
+def generation_run_request(*, count: int, template: ChallengeTemplate | None, language: str | None,
+                           by: AbstractBaseUser | None) -> GenerationRun:
+    """Queue a background generation run (the admin's "generate" action)."""
+    if count < 1 or count > config_value("generation.max_run_count"):
+        raise ValidationFailed("count is out of range.", code="count_invalid", extra={"field": "count"})
+    run = GenerationRun.objects.create(requested_by=by if getattr(by, "is_authenticated", False) else None,
+                                       template=template, language=language or "", count=count)
+    audit_event_record(verb="generation.requested", target=run, actor=by,
+                       after={"count": count, "template": template.slug if template else None, "language": language})
+    enqueue_on_commit("challenges.tasks.generation_run_execute", run.pk)
+    return run
+
+
+def generation_run_execute(*, run_id: int) -> GenerationRun:
+    """Work through a run, recording progress on the row as instances are released."""
+    claimed = GenerationRun.objects.filter(pk=run_id, state=GenerationRun.State.QUEUED).update(
+        state=GenerationRun.State.RUNNING)
+    run = GenerationRun.objects.select_related("template").get(pk=run_id)
+    if not claimed:
+        return run
+    messages = []
+    try:
+        for _ in range(run.count):
+            result = instance_generate(template=run.template, language=run.language or None, run=run)
+            if result.instance is not None and result.instance.state == ChallengeInstance.State.RELEASED:
+                GenerationRun.objects.filter(pk=run.pk).update(released=run.released + 1)
+                run.released += 1
+            elif result.reason:
+                messages.append(result.reason)
+    except (Conflict, ValidationFailed) as exc:
+        messages.append(exc.message)
+    run.state = GenerationRun.State.DONE if not messages else GenerationRun.State.FAILED
+    run.message = "; ".join(messages)[:4000]
+    run.finished_at = timezone.now()
+    run.save(update_fields=["state", "message", "finished_at", "released"])
+    return run
+
+
+def regeneration_rate(*, attempts) -> float:
+    """Share of pipeline passes that had to be redone (spec: alert above 25 %)."""
+    total = attempts.count()
+    if not total:
+        return 0.0
+    redone = attempts.exclude(outcome__in=[Outcome.RELEASED, Outcome.FLAGGED]).count()
+    return redone / total

@@ -1,0 +1,61 @@
+"""The generation pipeline with the real engine, sandbox, dedup and leak audit."""
+
+import pytest
+
+from challenges.models import ChallengeInstance, ChallengeTemplate, GenerationAttempt
+from challenges.services.generation import instance_generate, regeneration_rate, template_sync
+from challenges.services.oracle import oracle_run
+from challenges.services.workspaces import instance_secrets
+from core.models import AuditEvent
+from core.services import config_set
+
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
+
+
+@pytest.fixture
+def templates():
+    return {t.slug: t for t in template_sync(activate=True)}
+
+
+def test_sync_mirrors_the_engine_registry_idempotently(templates):
+    assert len(templates) >= 3
+    count = AuditEvent.objects.filter(verb="template.registered").count()
+    assert count == len(templates)
+    template_sync(activate=True)
+    assert AuditEvent.objects.filter(verb="template.registered").count() == count
+    ChallengeTemplate.objects.filter(slug=next(iter(templates))).update(tier=5 if templates[next(iter(templates))].tier != 5 else 4)
+    template_sync()
+    assert AuditEvent.objects.filter(verb="template.synced").count() == 1
+
+
+def test_pipeline_releases_an_instance_that_the_oracle_separates(templates):
+    template = templates["booking-ledger"]
+    result = instance_generate(template=template, language="python")
+    instance = result.instance
+    assert instance is not None and instance.state == ChallengeInstance.State.RELEASED
+    assert instance.gates["passed"] is True and instance.audit["findings"] == []
+    assert {g["name"] for g in instance.gates["results"]} >= {"oracle", "canaries", "mutation", "visible", "static"}
+    assert [a.outcome for a in result.attempts] == [GenerationAttempt.Outcome.RELEASED]
+    secrets = instance_secrets(instance)
+    assert oracle_run(instance=instance, patch=secrets["gold_patch"]).result == "solved"
+    assert oracle_run(instance=instance, patch=None).result == "not_solved"
+    for alternative in secrets["alternatives"]:
+        assert oracle_run(instance=instance, patch=alternative["patch"]).result == "solved"
+    # Sealed at rest: the gold patch is not readable from the row.
+    assert secrets["gold_patch"].encode() not in bytes(instance.secrets_sealed)
+    assert AuditEvent.objects.filter(verb="instance.released", target_id=str(instance.pk)).exists()
+
+
+def test_collisions_redraw_then_give_up_with_a_reason(templates):
+    config_set(key="generation.max_collisions", value=2, by=None, reason="short test")
+    for key, value in (("novelty.note_from", 0.01), ("novelty.flag_from", 0.02), ("novelty.reject_above", 0.05)):
+        config_set(key=key, value=value, by=None, reason="force collisions")
+    template = templates["booking-ledger"]
+    first = instance_generate(template=template, language="python").instance
+    assert first is not None
+    second = instance_generate(template=template, language="python")
+    assert second.instance is None
+    assert second.reason == "2 consecutive fingerprint collisions on booking-ledger"
+    assert [a.outcome for a in second.attempts] == [GenerationAttempt.Outcome.COLLISION] * 2
+    assert "above the reject threshold" in second.attempts[0].reason
+    assert regeneration_rate(attempts=GenerationAttempt.objects.all()) == pytest.approx(2 / 3)
