@@ -16,7 +16,14 @@ from rest_framework.response import Response
 from api.views import ERRORS, AgentApi
 from competition.errors import NotFound
 from competition.reporting import CostStatus
-from competition.selectors import agent_report, bout_get_visible, bout_leaderboard, bout_report
+from competition.selectors import (
+    agent_report,
+    bout_get_visible,
+    bout_leaderboard,
+    bout_report,
+    season_get_visible,
+    season_report,
+)
 
 # --- Serializers (nested ones carry unique ref names for the schema) -----------------------
 
@@ -184,6 +191,25 @@ class BoutReportSerializer(serializers.Serializer):
         ref_name = "BoutReport"
 
 
+class ReportSeasonSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    starts_at = serializers.DateTimeField()
+    ends_at = serializers.DateTimeField()
+
+    class Meta:
+        ref_name = "ReportSeason"
+
+
+class SeasonReportSerializer(serializers.Serializer):
+    season = ReportSeasonSerializer()
+    k = serializers.IntegerField()
+    agents = BoutReportRowSerializer(many=True)
+
+    class Meta:
+        ref_name = "SeasonReport"
+
+
 class AgentBoutFiguresSerializer(serializers.Serializer):
     bout = serializers.CharField(source="scope.handle")
     name = serializers.CharField(source="scope.name")
@@ -305,6 +331,30 @@ class BoutReportApi(AgentApi):
         bout = _bout_or_404(handle)
         report = bout_report(bout=bout)
         return Response(BoutReportSerializer({"bout": bout, "k": report.k, "agents": report.rows}).data)
+
+
+class SeasonReportApi(AgentApi):
+    @extend_schema(
+        operation_id="season_report",
+        summary="Honest-reporting figures of every agent over a season's bouts",
+        description="The same figures as a bout report, over every attempt in the season; pass@k uses the "
+                    "season default k (3). A season with no visible bout answers 404.",
+        responses={200: SeasonReportSerializer, **ERRORS},
+        examples=[OpenApiExample("One agent", response_only=True, value={
+            "season": {"id": 4, "name": "2026 Q4", "starts_at": "2026-10-01T00:00:00Z",
+                       "ends_at": "2026-12-31T00:00:00Z"},
+            "k": 3,
+            "agents": [{"agent": "patcher", "competitor": "ada", "figures": FIGURES_EXAMPLE, "on_frontier": True,
+                        "frontier_note": ""}],
+        })],
+        tags=["reports"],
+    )
+    def get(self, request, season):
+        found = season_get_visible(pk=season)
+        if found is None:
+            raise NotFound("Not found.")
+        report = season_report(season=found)
+        return Response(SeasonReportSerializer({"season": found, "k": report.k, "agents": report.rows}).data)
 
 
 class AgentReportApi(AgentApi):

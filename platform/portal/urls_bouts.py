@@ -7,5 +7,6 @@ from portal import views_bouts
 urlpatterns = [
     path("bouts/", views_bouts.bout_list, name="bout-list"),
     path("bouts/<str:handle>/", views_bouts.bout_detail, name="bout-detail"),
+    path("seasons/<int:pk>/", views_bouts.season_detail, name="season-detail"),
     path("agents/<uuid:public_id>/history/", views_bouts.agent_history, name="agent-history"),
 ]

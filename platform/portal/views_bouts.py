@@ -1,5 +1,6 @@
 """Portal pages for bouts: the list, a bout's leaderboard and honest-reporting figures
-with its cost–accuracy chart, and a competitor's own agent history.
+with its cost–accuracy chart, the same figures over a season, and a competitor's own
+agent history.
 
 Bout pages are public (leaderboards are); an agent's history is its owner's alone, and
 another competitor's agent answers the same 404 as one that does not exist.
@@ -23,6 +24,8 @@ from competition.selectors import (
     bout_leaderboard,
     bout_list_visible,
     bout_report,
+    season_get_visible,
+    season_report,
 )
 
 UNPLACED_REASONS = {
@@ -74,6 +77,17 @@ def bout_detail(request, handle):
     return render(request, "portal/bouts/detail.html", {
         "bout": bout, "board": board, "report": report, "chart": chart_data(report),
         "format_description": format_description, "own_agents": own_agents,
+    })
+
+
+def season_detail(request, pk):
+    season = season_get_visible(pk=pk)
+    if season is None:
+        raise Http404("No such season.")
+    report = season_report(season=season)
+    bouts = [b for b in bout_list_visible() if b.season_id == season.pk]
+    return render(request, "portal/bouts/season.html", {
+        "season": season, "bouts": bouts, "report": report, "chart": chart_data(report),
     })
 
 

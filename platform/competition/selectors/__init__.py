@@ -11,6 +11,7 @@ from competition.selectors.leaderboards import (
     bout_get_visible,
     bout_leaderboard,
     bout_list_visible,
+    season_get_visible,
 )
 from competition.selectors.reports import (
     AgentReport,
@@ -28,5 +29,5 @@ __all__ = [
     "AgentReport", "AgentReportRow", "AgentScopeFigures", "GroupReport", "LeaderboardRow", "LeaderboardScore",
     "agent_get_for_owner", "agent_key_authenticate", "agent_list_for_owner", "agent_report", "agent_score_history",
     "agent_submission_history", "bout_get_visible", "bout_leaderboard", "bout_list_visible", "bout_report",
-    "season_report",
+    "season_get_visible", "season_report",
 ]

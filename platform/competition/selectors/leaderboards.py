@@ -15,7 +15,7 @@ from decimal import Decimal
 
 from django.db.models import QuerySet
 
-from competition.models import Bout, BoutEntry, Score
+from competition.models import Bout, BoutEntry, Score, Season
 from competition.scoring import ScoreRow, get_format
 
 STATES = tuple(Score.State.values)
@@ -59,6 +59,11 @@ def bout_list_visible() -> QuerySet[Bout]:
 def bout_get_visible(*, handle: str) -> Bout | None:
     """The visible bout with this handle, or None (also for a scheduled one: no existence leak)."""
     return bout_list_visible().filter(handle=handle).first()
+
+
+def season_get_visible(*, pk: int) -> Season | None:
+    """The season if at least one of its bouts is visible, else None."""
+    return Season.objects.filter(pk=pk, bouts__state__in=VISIBLE_STATES).distinct().first()
 
 
 def bout_leaderboard(*, bout: Bout) -> list[LeaderboardRow]:

@@ -144,3 +144,24 @@ def test_bout_page_query_count_does_not_grow_with_agents(client, scene, django_a
 @pytest.mark.parametrize("value, text", [(None, "—"), (4.25, "4.2 s"), (125, "2 m 05 s"), (7440, "2 h 04 m")])
 def test_seconds_filter(value, text):
     assert seconds(value) == text
+
+
+def test_season_page_reports_across_its_bouts(client, scene):
+    bout, _ = scene
+    second = f.bout(name="Winter bout", season=bout.season, tiers=(1,), state=Bout.State.CLOSED)
+    f.solve(entry=f.entry(bout=second, agent=f.agent(name="newcomer")), challenge=second.challenges.get(),
+            cost_usd="0.25")
+    response = client.get(f"/seasons/{bout.season_id}/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert f"/bouts/{bout.handle}/" in html and f"/bouts/{second.handle}/" in html
+    table = html[html.index('id="report"'):html.index("Cost and accuracy")]
+    assert {"mine", "silent", "struck", "reviewed", "newcomer"} == set(re.findall(r'<tr data-agent="([^"]+)">', table))
+    assert "k = 3 (the season default)" in html
+    assert 'id="cost-accuracy-data"' in html
+
+
+def test_season_page_of_unknown_or_unreleased_season_is_404(client):
+    scheduled = f.bout(state=Bout.State.SCHEDULED)
+    assert client.get(f"/seasons/{scheduled.season_id}/").status_code == 404
+    assert client.get("/seasons/999999/").status_code == 404

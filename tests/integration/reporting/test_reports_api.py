@@ -80,7 +80,9 @@ def test_path_tricks_are_refused(agent_client, path):
     assert response.json()["code"] == "not_found"
 
 
-@pytest.mark.parametrize("url", ["/api/v1/bouts/x/leaderboard", "/api/v1/bouts/x/report", "/api/v1/reports/agent"])
+@pytest.mark.parametrize("url", [
+    "/api/v1/bouts/x/leaderboard", "/api/v1/bouts/x/report", "/api/v1/seasons/1/report", "/api/v1/reports/agent",
+])
 def test_reads_require_an_agent_key(api_client, url):
     response = api_client.get(url)
     assert response.status_code in (401, 403)
@@ -90,9 +92,28 @@ def test_reads_require_an_agent_key(api_client, url):
 def test_schema_documents_the_report_operations_with_examples(client):
     schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
     ops = {op["operationId"]: op for item in schema["paths"].values() for op in item.values() if isinstance(op, dict)}
-    for operation_id in ("bout_leaderboard", "bout_report", "agent_report"):
+    for operation_id in ("bout_leaderboard", "bout_report", "season_report", "agent_report"):
         content = ops[operation_id]["responses"]["200"]["content"]["application/json"]
         assert content["schema"]["$ref"].startswith("#/components/schemas/")
         assert content["examples"]
         assert ops[operation_id]["responses"]["404"]
     assert {"Leaderboard", "BoutReport", "AgentReport", "ReportFigures"} <= set(schema["components"]["schemas"])
+
+
+def test_season_report_covers_the_seasons_bouts(agent_client, bout_with_data):
+    body = agent_client.get(f"/api/v1/seasons/{bout_with_data.season_id}/report").json()
+    assert body["season"]["name"] == bout_with_data.season.name and body["k"] == 3
+    assert {row["agent"] for row in body["agents"]} == {"solver", "quiet"}
+    mine = next(row for row in body["agents"] if row["agent"] == "solver")["figures"]
+    assert mine["pass_at_k"]["k"] == 3 and mine["attempts"] == 2
+
+
+def test_season_without_a_visible_bout_is_404(agent_client):
+    scheduled = f.bout(state=Bout.State.SCHEDULED)
+    for url in (f"/api/v1/seasons/{scheduled.season_id}/report", "/api/v1/seasons/999999/report"):
+        response = agent_client.get(url)
+        assert response.status_code == 404 and response.json()["code"] == "not_found"
+
+
+def test_agent_report_of_an_agent_with_no_bouts(agent_client):
+    assert agent_client.get("/api/v1/reports/agent").json() == {"agent": "solver", "bouts": [], "seasons": []}
