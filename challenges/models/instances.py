@@ -47,6 +47,7 @@ class ChallengeInstance(models.Model):
     class Meta:
         ordering = ["-created_at"]
         indexes = [models.Index(fields=["state", "released_at"])]
+        permissions = [("view_instance_secrets", "Can view an instance's gold patch, oracle and canary map")]
 
     def __str__(self) -> str:
         return f"{self.template.slug}/{self.language} {str(self.public_id)[:8]}"

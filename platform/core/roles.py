@@ -36,13 +36,14 @@ class Role:
 ROLES: tuple[Role, ...] = (
     Role(VIEWER),
     Role(OPERATOR, add=("competition", "challenges"), change=("competition", "challenges")),
-    Role(INTEGRITY_ANALYST, add=("detection",), change=("detection",)),
+    Role(INTEGRITY_ANALYST, add=("detection",), change=("detection",),
+         extra=("challenges.view_instance_secrets",)),
     Role(
         INTEGRITY_LEAD,
         add=("detection", "challenges"),
         change=("detection", "challenges", "competition"),
         delete=("detection",),
-        extra=("competition.disqualify_boutentry",),
+        extra=("competition.disqualify_boutentry", "challenges.view_instance_secrets"),
     ),
 )
 
