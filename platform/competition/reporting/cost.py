@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 
-from competition.reporting.errors import ReportingInputError
+from competition.reporting.errors import ReportingInputError, require_count
 
 
 class CostStatus(StrEnum):
@@ -97,14 +97,9 @@ def _unusable(cost: CostSummary) -> Figure | None:
     return None
 
 
-def _check_count(field: str, value: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ReportingInputError(field, f"must be a non-negative integer, got {value!r}")
-
-
 def cost_per_solve(cost: CostSummary, solved: int) -> Figure:
     """Total cost over solved challenges. No solves: no figure (the cost bought nothing)."""
-    _check_count("solved", solved)
+    require_count("solved", solved)
     unusable = _unusable(cost)
     if unusable:
         return unusable
@@ -115,7 +110,7 @@ def cost_per_solve(cost: CostSummary, solved: int) -> Figure:
 
 def solves_per_dollar(cost: CostSummary, solved: int) -> Figure:
     """Solved challenges per reported dollar. A reported $0 total gives no figure, not infinity."""
-    _check_count("solved", solved)
+    require_count("solved", solved)
     unusable = _unusable(cost)
     if unusable:
         return unusable
@@ -129,7 +124,7 @@ def solves_per_dollar(cost: CostSummary, solved: int) -> Figure:
 
 def cost_per_attempt(cost: CostSummary, attempts: int) -> Figure:
     """Total cost over attempts: the x axis of the cost–accuracy chart."""
-    _check_count("attempts", attempts)
+    require_count("attempts", attempts)
     unusable = _unusable(cost)
     if unusable:
         return unusable

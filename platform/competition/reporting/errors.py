@@ -12,3 +12,9 @@ class ReportingInputError(ValueError):
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message
+
+
+def require_count(field: str, value: int) -> None:
+    """Refuse anything but a non-negative ``int`` (``bool`` included: True is not a count)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ReportingInputError(field, f"must be a non-negative integer, got {value!r}")

@@ -15,18 +15,13 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from competition.reporting.errors import ReportingInputError
-
-
-def _check_count(field: str, value: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ReportingInputError(field, f"must be a non-negative integer, got {value!r}")
+from competition.reporting.errors import ReportingInputError, require_count
 
 
 def solve_rate(solved: int, attempts: int) -> float | None:
     """``solved / attempts``; None when there were no attempts (a rate of nothing is no rate)."""
-    _check_count("solved", solved)
-    _check_count("attempts", attempts)
+    require_count("solved", solved)
+    require_count("attempts", attempts)
     if solved > attempts:
         raise ReportingInputError("solved", f"{solved} solves exceed {attempts} attempts")
     return solved / attempts if attempts else None
@@ -37,9 +32,9 @@ def pass_at_k(n: int, c: int, k: int) -> float:
 
     Exact integer binomials, one correctly rounded division: no float drift for large n.
     """
-    _check_count("n", n)
-    _check_count("c", c)
-    _check_count("k", k)
+    require_count("n", n)
+    require_count("c", c)
+    require_count("k", k)
     if k < 1:
         raise ReportingInputError("k", "must be at least 1")
     if c > n:
@@ -79,15 +74,15 @@ def pass_at_k_over_challenges(outcomes: Iterable[tuple[int, int]], k: int) -> Pa
 
     Challenges with ``n == 0`` carry no information and are skipped.
     """
-    _check_count("k", k)
+    require_count("k", k)
     if k < 1:
         raise ReportingInputError("k", "must be at least 1")
     values: list[float] = []
     attempts = 0
     below = 0
     for n, c in outcomes:
-        _check_count("n", n)
-        _check_count("c", c)
+        require_count("n", n)
+        require_count("c", c)
         if c > n:
             raise ReportingInputError("c", f"{c} solves exceed {n} attempts")
         if n == 0:

@@ -55,6 +55,8 @@ class Outcome(StrEnum):
 
 @dataclass(frozen=True)
 class SubmissionFacts:
+    """One submission: server seconds since its attempt started, verdict, client metadata."""
+
     seconds: float
     result: str
     cost_usd: Decimal | None = None
@@ -63,12 +65,15 @@ class SubmissionFacts:
 
 @dataclass(frozen=True)
 class AttemptFacts:
+    """One attempt on ``challenge`` (any hashable id); ``open`` if it may still change."""
+
     challenge: Hashable
     open: bool
     submissions: tuple[SubmissionFacts, ...] = ()
 
     @property
     def outcome(self) -> Outcome:
+        """Solved, pending or failed, by the rules in the module docstring."""
         results = {s.result for s in self.submissions}
         if SOLVED in results:
             return Outcome.SOLVED
@@ -78,6 +83,7 @@ class AttemptFacts:
 
     @property
     def latency_seconds(self) -> float | None:
+        """Server seconds to the first solving submission, else to the last; None if none."""
         if not self.submissions:
             return None
         ordered = sorted(self.submissions, key=lambda s: s.seconds)
@@ -98,6 +104,8 @@ class ReportSettings:
 
 @dataclass(frozen=True)
 class AgentFigures:
+    """Everything the honest-reporting table shows for one agent over one scope."""
+
     attempts: int
     decided_attempts: int
     pending_attempts: int
@@ -115,6 +123,11 @@ class AgentFigures:
 
 
 def agent_figures(attempts: Iterable[AttemptFacts], *, k: int) -> AgentFigures:
+    """Every figure of one agent over ``attempts`` (one bout, one season, ...), pass@k at ``k``.
+
+    See the module docstring for the definitions; nothing here reads a clock or a client's
+    claimed time.
+    """
     attempts = list(attempts)
     per_challenge: dict[Hashable, list[int]] = defaultdict(lambda: [0, 0])
     outcomes = [a.outcome for a in attempts]

@@ -25,6 +25,7 @@ class FrontierPoint:
 
 
 def dominates(a: FrontierPoint, b: FrontierPoint) -> bool:
+    """True when ``a`` costs no more, solves at least as often, and is strictly better on one."""
     return a.cost <= b.cost and a.accuracy >= b.accuracy and (a.cost < b.cost or a.accuracy > b.accuracy)
 
 

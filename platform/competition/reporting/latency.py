@@ -18,6 +18,7 @@ from competition.reporting.errors import ReportingInputError
 
 
 def _clean(seconds: Iterable[float]) -> list[float]:
+    """The values as floats; a negative, NaN, infinite or non-numeric latency is refused."""
     values = []
     for value in seconds:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
@@ -48,6 +49,7 @@ class LatencySummary:
 
 
 def latency_summary(seconds: Iterable[float]) -> LatencySummary:
+    """Count, nearest-rank p50 and p95 of server-measured latencies in seconds."""
     values = _clean(seconds)
     return LatencySummary(
         count=len(values),
