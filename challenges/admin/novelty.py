@@ -191,11 +191,11 @@ class FingerprintReviewAdmin(admin.ModelAdmin):
         return TemplateResponse(request, "admin/challenges/fingerprintreview/review.html", context)
 
     def decide_view(self, request: HttpRequest, review_id: int) -> HttpResponse:
-        return _decide(self, request, review_id)
+        return _decide(request, review_id)
 
 
 @require_POST
-def _decide(model_admin: FingerprintReviewAdmin, request: HttpRequest, review_id: int) -> HttpResponse:
+def _decide(request: HttpRequest, review_id: int) -> HttpResponse:
     if not request.user.has_perm(REVIEW_PERMISSION):
         raise PermissionDenied
     review = get_object_or_404(FingerprintReview, pk=review_id)

@@ -42,6 +42,8 @@ from challenges.novelty import (
     health_score,
     plan_quarterly_refresh,
 )
+from challenges.novelty.fingerprint import canonical_text
+from challenges.novelty.rotation import stack_key
 from challenges.novelty_config import refresh_policy, too_easy_policy
 from challenges.selectors.rotation import (
     bug_class_monthly_solves,
@@ -49,6 +51,7 @@ from challenges.selectors.rotation import (
     rotation_calendar,
     rotation_evaluate,
     template_attempt_stats,
+    template_stacks,
 )
 from core.errors import Conflict, ValidationFailed
 from core.models import AuditEvent
@@ -104,13 +107,14 @@ def rotation_pick(
             code="no_eligible_template", extra={"templates": dict(sorted(blocked.items())), "language": language},
         )
     template = next(t for t, r in evaluated if r is chosen)
-    keys = {canonical: key for key, canonical in ((k, _canonical(k)) for k in lexicon_pool())}
+    keys = {canonical_text(k): k for k in lexicon_pool()}
+    stacks = {stack_key(stack): list(stack) for stack in template_stacks(template, language)}
     eligible = [r for _, r in evaluated if r.eligible and r.weight > 0]
     total = sum(r.weight for r in eligible)
     return RotationChoice(
         template=template,
         allowed_lexicon_keys=[keys.get(d, d) for d in chosen.allowed_domains],
-        allowed_stacks=[list(stack) for stack in chosen.allowed_stacks],
+        allowed_stacks=[stacks.get(stack, list(stack)) for stack in chosen.allowed_stacks],
         weight=chosen.weight,
         reasons=[
             f"drawn from {len(eligible)} eligible of {len(candidates)} active templates"
@@ -119,12 +123,6 @@ def rotation_pick(
             f"{len(chosen.allowed_domains)} domains and {len(chosen.allowed_stacks)} stack combination(s) free",
         ],
     )
-
-
-def _canonical(key: str) -> str:
-    from challenges.novelty.fingerprint import canonical_text
-
-    return canonical_text(key)
 
 
 # --- catalogue decisions ----------------------------------------------------------------------

@@ -76,8 +76,10 @@ def instance(*, template: ChallengeTemplate | None = None, fingerprint: dict[str
 
 
 def released(*, template: ChallengeTemplate, days_ago: float, lexicon_key: str = "lexicon-0",
-             tech_stack: tuple[str, ...] = ("python", "unittest", "stdlib"), now: datetime | None = None,
+             tech_stack: tuple[str, ...] = ("python", "legacy-runner"), now: datetime | None = None,
              **fields: Any) -> ChallengeInstance:
+    """A use of ``template``; its default stack is one no emitter has, so only the stack
+    test's own uses engage the stack rule."""
     at = (now or timezone.now()) - timedelta(days=days_ago)
     return instance(template=template, created_at=at, released_at=at, state=ChallengeInstance.State.RELEASED,
                     lexicon_key=lexicon_key, tech_stack=tech_stack, **fields)

@@ -1,0 +1,265 @@
+"""Staff admin for the catalogue and generated instances: templates, lexicons, instances
+(gate results, leak-audit findings, dedup explanations, sealed secrets for those allowed),
+generation runs and the regeneration log."""
+
+from __future__ import annotations
+
+import json
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html
+from django.utils.translation import ngettext
+
+from challenges.models import ChallengeInstance, ChallengeTemplate, GenerationAttempt, GenerationRun, Lexicon
+from challenges.services.generation import generation_run_request
+from challenges.services.instances import instance_set_state
+from challenges.services.workspaces import instance_secrets
+from core.crypto import unseal
+from core.dashboard import Panel, register_panel
+from core.errors import ApplicationError
+
+SECRETS_PERMISSION = "challenges.view_instance_secrets"
+
+
+class GenerateForm(forms.Form):
+    count = forms.IntegerField(min_value=1, max_value=200, initial=2)
+    language = forms.ChoiceField(choices=[("", "any"), ("python", "python"), ("javascript", "javascript")],
+                                 required=False)
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3, "cols": 60}))
+
+
+@admin.register(ChallengeTemplate)
+class ChallengeTemplateAdmin(admin.ModelAdmin):
+    list_display = ("slug", "family", "bug_class", "tier", "languages", "state", "weight", "instance_count")
+    list_filter = ("state", "family", "tier")
+    search_fields = ("slug", "title", "bug_class")
+    readonly_fields = ("slug", "title", "family", "bug_class", "tier", "languages", "state", "state_reason", "intake",
+                       "intake_checked_at", "created_at", "updated_at")
+    fields = ("slug", "title", "family", "bug_class", "tier", "languages", "state", "state_reason", "weight",
+              "intake", "intake_checked_at", "created_at", "updated_at")
+    actions = ["generate_instances"]
+
+    def has_add_permission(self, request):
+        return False  # templates come from the engine's registry (template_sync)
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description="instances")
+    def instance_count(self, obj):
+        return obj.instances.count()
+
+    @admin.action(description="Generate instances from the selected templates", permissions=["change"])
+    def generate_instances(self, request, queryset):
+        form = GenerateForm(request.POST if "apply" in request.POST else None)
+        if "apply" in request.POST and form.is_valid():
+            runs = []
+            for template in queryset:
+                language = form.cleaned_data["language"] or None
+                try:
+                    runs.append(generation_run_request(count=form.cleaned_data["count"], template=template,
+                                                       language=language, by=request.user))
+                except ApplicationError as exc:
+                    self.message_user(request, f"{template.slug}: {exc.message}", messages.ERROR)
+            self.message_user(request, ngettext("%d generation run queued; progress under Generation runs.",
+                                                "%d generation runs queued; progress under Generation runs.",
+                                                len(runs)) % len(runs), messages.SUCCESS)
+            return None
+        return TemplateResponse(request, "admin/challenges/generate.html", {
+            **self.admin_site.each_context(request), "title": "Generate instances", "form": form,
+            "templates": queryset, "action": "generate_instances",
+        })
+
+
+@admin.register(Lexicon)
+class LexiconAdmin(admin.ModelAdmin):
+    list_display = ("key", "domain", "enabled", "synced_at")
+    list_filter = ("enabled",)
+    search_fields = ("key", "domain")
+    readonly_fields = ("key", "domain", "synced_at")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class AttemptInline(admin.TabularInline):
+    model = GenerationAttempt
+    fk_name = "instance"
+    extra = 0
+    can_delete = False
+    fields = ("created_at", "outcome", "reason", "seconds")
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(ChallengeInstance)
+class ChallengeInstanceAdmin(admin.ModelAdmin):
+    list_display = ("short_id", "template", "language", "tier", "state", "uniqueness", "gates_passed", "findings",
+                    "released_at")
+    list_filter = ("state", "language", "tier", "template__family")
+    search_fields = ("public_id", "template__slug", "lexicon_key")
+    date_hierarchy = "created_at"
+    readonly_fields = ("public_id", "template", "language", "tier", "state", "state_reason", "lexicon_key", "tech_stack",
+                       "uniqueness", "fingerprint_table", "dedup_table", "gates_table", "audit_table", "timings",
+                       "workspace_sha256", "created_at", "released_at", "secrets_link")
+    exclude = ("draw_sealed", "secrets_sealed", "workspace_sealed", "fingerprint", "dedup", "gates", "audit")
+    inlines = [AttemptInline]
+    actions = ["retire", "quarantine"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description="id")
+    def short_id(self, obj):
+        return str(obj.public_id)[:8]
+
+    @admin.display(boolean=True, description="gates")
+    def gates_passed(self, obj):
+        return bool(obj.gates.get("passed"))
+
+    @admin.display(description="audit findings")
+    def findings(self, obj):
+        return len(obj.audit.get("findings", []))
+
+    def _table(self, rows, headers):
+        head = "".join(f"<th>{h}</th>" for h in headers)
+        body = "".join("<tr>" + "".join("<td>{}</td>" for _ in headers) + "</tr>" for _ in rows)
+        values = [str(v) for row in rows for v in row]
+        return format_html(f"<table><tr>{head}</tr>{body}</table>", *values) if rows else "—"
+
+    @admin.display(description="fingerprint")
+    def fingerprint_table(self, obj):
+        return self._table(sorted(obj.fingerprint.items()), ["field", "value"])
+
+    @admin.display(description="dedup decision")
+    def dedup_table(self, obj):
+        rows = [(m.get("source", ""), m.get("label", m.get("key", "")), f"{m.get('score', 0):.3f}",
+                 "; ".join(f"{f['field']} {f['contribution']:.3f}" for f in m.get("fields", []) if f.get("weight")))
+                for m in obj.dedup.get("matches", [])]
+        verdict = f"{obj.dedup.get('verdict', '—')}: " + "; ".join(obj.dedup.get("reasons", []))
+        return format_html("<p>{}</p>{}", verdict, self._table(rows, ["set", "match", "similarity", "why"]))
+
+    @admin.display(description="release gates")
+    def gates_table(self, obj):
+        rows = [(g["name"], "pass" if g["passed"] else "FAIL", "; ".join(g.get("reasons", [])) or "—",
+                 json.dumps(g.get("details", {}))[:300]) for g in obj.gates.get("results", [])]
+        return self._table(rows, ["gate", "result", "reasons", "details"])
+
+    @admin.display(description="leak audit")
+    def audit_table(self, obj):
+        rows = [(f.get("check"), f.get("code"), f.get("location"), f.get("message")) for f in obj.audit.get("findings", [])]
+        return self._table(rows, ["check", "code", "location", "message"]) if rows else "no findings"
+
+    @admin.display(description="secrets")
+    def secrets_link(self, obj):
+        return format_html('<a href="{}">Gold patch, alternatives, canary map and draw</a>',
+                           reverse("admin:challenges_challengeinstance_secrets", args=[obj.pk]))
+
+    def get_urls(self):
+        return [path("<int:pk>/secrets/", self.admin_site.admin_view(self.secrets_view),
+                     name="challenges_challengeinstance_secrets")] + super().get_urls()
+
+    def secrets_view(self, request, pk):
+        if not request.user.has_perm(SECRETS_PERMISSION):
+            raise PermissionDenied
+        instance = get_object_or_404(ChallengeInstance, pk=pk)
+        from core.services import audit_event_record
+
+        audit_event_record(verb="instance.secrets_viewed", target=instance, actor=request.user)
+        secrets = instance_secrets(instance)
+        return TemplateResponse(request, "admin/challenges/instance_secrets.html", {
+            **self.admin_site.each_context(request), "title": f"Secrets of {instance}", "instance": instance,
+            "secrets": secrets, "draw": json.dumps(json.loads(unseal(instance.draw_sealed)), indent=2),
+            "canaries": json.dumps(secrets.get("canaries", []), indent=2),
+        })
+
+    def _with_reason(self, request, queryset, state, label):
+        form = ReasonForm(request.POST if "apply" in request.POST else None)
+        if "apply" in request.POST and form.is_valid():
+            done = 0
+            for instance in queryset:
+                try:
+                    instance_set_state(instance=instance, state=state, by=request.user, reason=form.cleaned_data["reason"])
+                    done += 1
+                except ApplicationError as exc:
+                    self.message_user(request, f"{instance}: {exc.message}", messages.ERROR)
+            self.message_user(request, ngettext(f"%d instance {label}.", f"%d instances {label}.", done) % done,
+                              messages.SUCCESS)
+            return None
+        return TemplateResponse(request, "admin/challenges/reason.html", {
+            **self.admin_site.each_context(request), "title": f"{label.capitalize()} instances", "form": form,
+            "objects": queryset, "action": state if state != "retired" else "retire",
+        })
+
+    @admin.action(description="Retire (with a reason)", permissions=["change"])
+    def retire(self, request, queryset):
+        return self._with_reason(request, queryset, ChallengeInstance.State.RETIRED, "retired")
+
+    @admin.action(description="Quarantine (with a reason)", permissions=["change"])
+    def quarantine(self, request, queryset):
+        return self._with_reason(request, queryset, ChallengeInstance.State.QUARANTINED, "quarantined")
+
+
+@admin.register(GenerationRun)
+class GenerationRunAdmin(admin.ModelAdmin):
+    list_display = ("pk", "template", "language", "count", "released", "state", "created_at", "finished_at")
+    list_filter = ("state",)
+    readonly_fields = ("requested_by", "template", "language", "count", "released", "state", "message", "created_at",
+                       "finished_at")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(GenerationAttempt)
+class GenerationAttemptAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "template", "language", "outcome", "short_reason", "seconds", "instance")
+    list_filter = ("outcome", "language", "template")
+    readonly_fields = ("run", "template", "language", "instance", "outcome", "reason", "seconds", "created_at")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description="reason")
+    def short_reason(self, obj):
+        return obj.reason[:120]
+
+
+def _generation_panel(request):
+    from django.db.models import Count
+
+    from challenges.services.generation import regeneration_rate
+
+    recent = GenerationAttempt.objects.order_by("-created_at")[:200]
+    ids = list(recent.values_list("pk", flat=True))
+    return {
+        "pool": dict(ChallengeInstance.objects.values_list("state").annotate(n=Count("pk"))),
+        "regeneration_rate": round(regeneration_rate(attempts=GenerationAttempt.objects.filter(pk__in=ids)) * 100, 1),
+        "runs": GenerationRun.objects.order_by("-created_at")[:5],
+    }
+
+
+register_panel(Panel(key="generation", title="Challenge pool and generation", template="admin/panels/generation.html",
+                     context=_generation_panel, permission="challenges.view_challengeinstance", order=20))
