@@ -4,6 +4,8 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from competition.reporting import (
     AttemptFacts,
@@ -118,3 +120,40 @@ def test_reporting_core_imports_no_django():
         capture_output=True, text=True, check=True,
     )
     assert out.stdout.strip() == "False"
+
+
+results = st.sampled_from(["solved", "not_solved", "error", "pending", "invalidated"])
+attempt_lists = st.lists(
+    st.builds(
+        AttemptFacts,
+        challenge=st.integers(0, 4),
+        open=st.booleans(),
+        submissions=st.lists(
+            st.builds(SubmissionFacts, seconds=st.floats(0, 1e4), result=results,
+                      cost_usd=st.one_of(st.none(), st.decimals(0, 5, places=2)), tokens=st.none()),
+            max_size=3,
+        ).map(tuple),
+    ),
+    max_size=15,
+)
+
+
+@given(attempt_lists, st.randoms())
+def test_figures_are_consistent_and_order_free(attempts, rng):
+    figures = agent_figures(attempts, k=1)
+    assert figures.solved_attempts <= figures.decided_attempts <= figures.attempts
+    assert figures.decided_attempts + figures.pending_attempts == figures.attempts
+    assert figures.challenges_solved <= figures.challenges_attempted
+    if figures.pass_at_1 is not None:
+        assert 0.0 <= figures.pass_at_1 <= 1.0
+    # With k = 1 the estimator is each challenge's own solve rate, averaged.
+    per = {}
+    for a in attempts:
+        if a.outcome is not Outcome.PENDING:
+            n, c = per.get(a.challenge, (0, 0))
+            per[a.challenge] = (n + 1, c + (a.outcome is Outcome.SOLVED))
+    expected = sum(c / n for n, c in per.values()) / len(per) if per else None
+    assert figures.pass_at_k.value == (pytest.approx(expected) if per else None)
+    shuffled = list(attempts)
+    rng.shuffle(shuffled)
+    assert agent_figures(shuffled, k=1) == figures
