@@ -98,7 +98,10 @@ def _facts(attempt_filter: Q, submission_filter: Q, *, now: datetime) -> dict[in
         submissions[row["attempt_id"]].append(
             SubmissionFacts(
                 seconds=max(0.0, (row["received_at"] - start).total_seconds()),
-                result=INVALIDATED if row["id"] in invalidated else row["result"],
+                # Only an oracle-passed submission can be an invalidated solve; a rescore that
+                # withdrew a score already turned the verdict itself into not solved.
+                result=INVALIDATED if row["result"] == Submission.Result.SOLVED and row["id"] in invalidated
+                else row["result"],
                 cost_usd=row["cost_usd"], tokens=row["tokens"],
             )
         )

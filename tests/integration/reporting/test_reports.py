@@ -133,3 +133,13 @@ def test_an_invalidated_solve_is_not_a_solve_but_its_cost_and_time_count():
     assert figures.pass_at_1 == 0.5
     assert figures.cost_per_solve.value == pytest.approx(1.0)
     assert (figures.latency.count, figures.latency.p50) == (2, 3.0)
+
+
+def test_a_withdrawn_score_after_rescore_is_a_plain_failure_not_an_invalidated_solve():
+    bout = f.bout(tiers=(1,), state=Bout.State.CLOSED)
+    entry = f.entry(bout=bout, agent=f.agent(name="rescored"))
+    score = f.solve(entry=entry, challenge=bout.challenges.get(), seconds=30)
+    Submission.objects.filter(pk=score.submission_id).update(result=R.NOT_SOLVED)
+    Score.objects.filter(pk=score.pk).update(state=Score.State.INVALIDATED)
+    figures = bout_report(bout=bout).rows[0].figures
+    assert (figures.solved_attempts, figures.invalidated_solves, figures.pass_at_1) == (0, 0, 0.0)
