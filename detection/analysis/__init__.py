@@ -11,6 +11,7 @@ Public API (see each module's docstring for its contract):
   :func:`tree_edit_distance` – exact Zhang–Shasha;
 * :func:`convergence`, :func:`convergence_from_distances` – the spec's score;
 * :func:`canonical_matches` – strong/moderate matches against canonical solutions;
+* :func:`normal_form_diff` – what differs between two solutions once normalised;
 * :func:`ngram_overlap`, :func:`patch_overlap` – token n-gram overlap;
 * :func:`apply_patch`, :func:`changed_functions` – the unit a patch changes;
 * :func:`read_solution`, :func:`read_solution_files`, :func:`read_canonical_library`,
@@ -26,6 +27,7 @@ from .analyse import (
     analyse_solutions,
     analyse_source,
     analyse_tree,
+    normal_form_diff,
 )
 from .canonical import CanonicalMatch, CanonicalParams, canonical_matches, match_level
 from .convergence import (
@@ -54,7 +56,7 @@ __all__ = [
     "OverlapReport", "PairDistance", "ParseFailure", "PatchError", "PreparedTree", "UnknownLanguageError",
     "all_pairs", "analyse_files", "analyse_prepared", "analyse_solutions", "analyse_source", "analyse_tree", "apply_patch",
     "canonical_matches", "changed_functions", "compare", "convergence", "convergence_from_distances",
-    "language_names", "match_level", "ngram_overlap", "normalise", "parse_source", "patch_overlap",
+    "language_names", "match_level", "ngram_overlap", "normal_form_diff", "normalise", "parse_source", "patch_overlap",
     "prepare", "read_canonical_library", "read_solution", "read_solution_files", "read_workspace", "tier_adjustment",
     "tree_edit_distance",
 ]

@@ -10,6 +10,7 @@ language, bad parameters, duplicate names).
 
 from __future__ import annotations
 
+import difflib
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -111,9 +112,12 @@ class AnalysisReport:
     canonical_matches: list[CanonicalMatch] = field(default_factory=list)
     errors: list[ParseFailure] = field(default_factory=list)
 
+    rules: tuple[str, ...] = ()
+
     def as_dict(self) -> dict[str, object]:
         return {
             "language": self.language,
+            "rules": list(self.rules),
             "solutions": [s.as_dict() for s in self.solutions],
             "pairs": [p.as_dict() for p in self.pairs],
             "convergence": self.convergence.as_dict(),
@@ -175,4 +179,19 @@ def analyse_prepared(
         matches = canonical_matches(trees, library, bug_type=bug_type, params=params.canonical,
                                     distance_params=params.distance) if library else []
     result_convergence = convergence(pairs, tier, params.convergence)
-    return AnalysisReport(language, list(analysed), pairs, result_convergence, matches, failures)
+    rules = tuple(name for name, on in vars(params.normalise).items() if on)
+    return AnalysisReport(language, list(analysed), pairs, result_convergence, matches, failures, rules)
+
+
+def normal_form_diff(a: AnalysedSolution, b: AnalysedSolution, context: int = 2) -> str:
+    """A unified diff of two normal forms, one node per line, indented by depth:
+    what is left between two solutions once every disguise is removed."""
+    def lines(node: Node, depth: int, out: list[str]) -> list[str]:
+        out.append("  " * depth + node.label)
+        for child in node.children:
+            lines(child, depth + 1, out)
+        return out
+
+    with _room_for(AnalysisParams().recursion_limit):
+        left, right = lines(a.tree, 0, []), lines(b.tree, 0, [])
+    return "\n".join(difflib.unified_diff(left, right, a.name, b.name, n=context, lineterm=""))

@@ -38,7 +38,7 @@ def test_json_output(solutions):
     paths = [str(solutions / n) for n in ("a.py", "b", "c.py", "broken.py")]
     output = run("--language", "python", "--tier", "4", "--canonical", str(solutions / "canon"), "--json", *paths)
     data = json.loads(output.strip().splitlines()[-1])
-    assert set(data) == {"language", "solutions", "pairs", "convergence", "canonical_matches", "errors"}
+    assert set(data) == {"language", "rules", "solutions", "pairs", "convergence", "canonical_matches", "errors"}
     assert [s["name"] for s in data["solutions"]] == paths[:3]
     pairs = {(p["a"], p["b"]): p["distance"] for p in data["pairs"]}
     assert pairs[(paths[0], paths[1])] == 0.0

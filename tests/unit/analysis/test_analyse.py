@@ -11,6 +11,8 @@ from detection.analysis import (
     InvalidParameterError,
     UnknownLanguageError,
     analyse_solutions,
+    analyse_source,
+    normal_form_diff,
 )
 
 COPY_A = "def f(xs):\n    t = 0\n    for x in xs:\n        t += x\n    return t\n"
@@ -55,3 +57,19 @@ def test_deeply_nested_input_is_analysed_or_reported_never_raised():
     report = analyse_solutions({"a": absurd, "b": COPY_A}, "python")
     assert [(e.solution, e.code) for e in report.errors] == [("a", "analysis_too_deep")]
     assert [s.name for s in report.solutions] == ["b"]
+
+
+def test_normal_form_diff_shows_only_what_survives_normalisation():
+    a = analyse_source("a", COPY_A, "python")
+    b = analyse_source("b", COPY_B, "python")
+    c = analyse_source("c", COPY_A.replace("t += x", "t -= x"), "python")
+    assert normal_form_diff(a, b) == ""
+    diff = normal_form_diff(a, c)
+    assert diff.startswith("--- a\n+++ c\n")
+    changed = [line for line in diff.splitlines()[2:] if line[:1] in "+-"]
+    assert [(line[0], line[1:].strip()) for line in changed] == [("-", "augassign=+"), ("+", "augassign=-")]
+
+
+def test_report_lists_the_rules_applied():
+    rules = analyse_solutions({"a": COPY_A}, "python").as_dict()["rules"]
+    assert "rename" in rules and "reorder" in rules and len(rules) == 14
