@@ -85,7 +85,7 @@ def season_detail(request, pk):
     if season is None:
         raise Http404("No such season.")
     report = season_report(season=season)
-    bouts = [b for b in bout_list_visible() if b.season_id == season.pk]
+    bouts = list(bout_list_visible().filter(season=season))
     return render(request, "portal/bouts/season.html", {
         "season": season, "bouts": bouts, "report": report, "chart": chart_data(report),
     })
