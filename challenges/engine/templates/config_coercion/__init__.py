@@ -1,0 +1,198 @@
+"""Settings from defaults, an INI file and the environment, with typed coercion
+(type and numeric coercion family, tier 2).
+
+Bug-site levels:
+- ``utility``: the yes/no parser validates the word and then returns the
+  truthiness of the text, so every valid "no" word reads as true;
+- ``orchestrator``: the loader resolves each field with ``layers.get(name) or
+  default``, so an explicit false, zero or empty value falls back to the default.
+"""
+
+from __future__ import annotations
+
+from challenges.engine.context import BuildContext
+from challenges.engine.ir import Blueprint, Bug, Feature, Fix, Import, Module, RedHerring
+from challenges.engine.model import Slot, Template, TemplateSpec, register
+from challenges.engine.naming import human, pascal, upper
+from challenges.engine.templates.config_coercion import python_src, python_tests
+
+LOCAL_WORDS = frozenset({"field", "raw", "text", "value", "origin", "layers", "origins", "resolved",
+                         "settings", "parser", "found", "unit", "currency", "notify", "strict"})
+
+FLAG_GOLD = "return text in TRUE_WORDS"
+FLAG_FAULTY = "return bool(text)"
+FLAG_ALT_NEGATED = "return text not in FALSE_WORDS"
+FLAG_ALT_CONDITIONAL = "return True if text in TRUE_WORDS else False"
+RESOLVE_GOLD = "resolved[field.name] = layers.get(field.name, field.default)"
+RESOLVE_FAULTY = "resolved[field.name] = layers.get(field.name) or field.default"
+RESOLVE_ALT_MEMBERSHIP = "resolved[field.name] = layers[field.name] if field.name in layers else field.default"
+RESOLVE_ALT_NONE = """value = layers.get(field.name)
+resolved[field.name] = field.default if value is None else value"""
+INT_PARSE = """try:
+    return int(text)
+except ValueError:
+    number = float(text)
+if not number.is_integer():
+    raise ValueError(f"not a whole number: {raw!r}")
+return int(number)"""
+INT_PARSE_BEFORE = "return int(text)"
+LAYER_LOG = """logger.info(
+    "resolved %d settings; %s values may still be shadowed by %s",
+    len(layers), "environment", ini_path or "the INI defaults",
+)"""
+
+
+@register
+class ConfigCoercion(Template):
+    spec = TemplateSpec(
+        slug="config-coercion",
+        title="Layered settings with typed coercion",
+        family="type-numeric-coercion",
+        bug_class="falsy value coercion",
+        bug_type="false-like setting values read as true or replaced by defaults",
+        solution_approach="coerce-flags-by-word-and-keep-falsy-values",
+        tier=2,
+        languages=("python",),
+        key_concepts=("configuration", "environment-variables", "ini-files", "boolean-parsing",
+                      "falsy-values"),
+        architecture="library",
+        structures=("flat", "nested", "domain-driven", "layer-driven"),
+        styles=("functional",),
+        bug_levels=("utility", "orchestrator"),
+        variable_slots=(
+            Slot("max_qty", (25, 50, 100, 500)),
+            Slot("timeout", ("10m", "15m", "30m", "2h")),
+        ),
+        canaries=(),
+        red_herrings=("misleading-log", "misleading-test", "suspicious-commit"),
+        description="Settings resolve defaults < INI < environment; explicit false, zero and "
+        "empty values must survive coercion and layering.",
+    )
+
+    def accepts(self, lex) -> bool:
+        used = {lex.field("quantity"), lex.field("category"), lex.verb("retry"), lex.verb("validate"),
+                lex.noun("owner", True)}
+        return not (used & LOCAL_WORDS) and len(used) == 5
+
+    def names(self, ctx: BuildContext) -> dict[str, str]:
+        lex = ctx.lex
+        qty, cat = lex.field("quantity"), lex.field("category")
+        cats = lex.categories
+        timeout = str(ctx.slot("timeout"))
+        seconds = int(float(timeout[:-1]) * {"s": 1, "m": 60, "h": 3600}[timeout[-1]])
+        return {
+            "project": ctx.project, "Base": pascal(ctx.project), "ENV": upper(ctx.project),
+            "ErrInvalid": pascal(lex.error("invalid")),
+            "qty_f": qty, "QTY_F": upper(qty), "qty_h": human(qty),
+            "retry": lex.verb("retry"), "RETRY": upper(lex.verb("retry")),
+            "validate": lex.verb("validate"), "VALIDATE": upper(lex.verb("validate")),
+            "owners": lex.noun("owner", True), "OWNERS": upper(lex.noun("owner", True)),
+            "owners_h": human(lex.noun("owner", True)),
+            "entity_h": human(lex.noun("entity")), "entities_h": human(lex.noun("entity", True)),
+            "cats": cat, "CATS": upper(cat), "cat_h": human(cat), "cat_h_snake": cat,
+            "cats_list": "[" + ", ".join(f'"{c}"' for c in cats) + "]",
+            "cats_tuple": "(" + ", ".join(f'"{c}"' for c in cats) + ")",
+            "cat_a": cats[0], "cat_b": cats[1], "cat_b_upper": cats[1].upper(),
+            "amount_h": human(lex.field("amount")), "currency": lex.unit("amount"),
+            "max_qty": str(ctx.slot("max_qty")), "timeout": timeout, "timeout_seconds": str(seconds),
+            "herring_test": "",
+        }
+
+    def build(self, ctx: BuildContext) -> Blueprint:
+        src, tst = python_src, python_tests
+        nm = self.names(ctx)
+        stem = ctx.namer.file
+        modules = [
+            Module("errors", stem("errors"), src.ERRORS, role="errors", feature="coercion"),
+            Module("coerce", stem("coerce"), src.COERCE, role="util", feature="coercion"),
+            Module("schema", stem("schema"), src.SCHEMA, role="model", feature="schema"),
+            Module("loader", stem("loader"), src.LOADER, role="config", feature="loader",
+                   imports=(Import("coerce", ("PARSERS",)), Import("errors", (nm["ErrInvalid"],)),
+                            Import("schema", ("FIELDS", "SCHEMA")))),
+        ]
+        herring = ctx.has_herring("misleading-test")
+        tests = [
+            Module("t_coerce", stem("coerce"), tst.TEST_COERCE, feature="coercion", test=True,
+                   imports=(Import("coerce", ("parse_duration", "parse_flag", "parse_int", "parse_list")),)),
+            Module("t_loader", stem("loader"), tst.TEST_LOADER.replace(
+                "{{herring_test}}", tst.HERRING_TEST if herring else ""), feature="loader", test=True,
+                   imports=(Import("errors", (nm["ErrInvalid"],)), Import("loader", ("load_settings",)))),
+        ]
+        oracle = [
+            Module("h_values", stem("setting", "values"), tst.HIDDEN, test=True, hidden=True,
+                   imports=(Import("coerce", ("parse_flag",)), Import("errors", (nm["ErrInvalid"],)),
+                            Import("loader", ("load_settings",)))),
+        ]
+        sites = {"flag_result": FLAG_GOLD, "resolve": RESOLVE_GOLD, "int_parse": INT_PARSE, "layer_log": ""}
+        if ctx.level == "utility":
+            sites["flag_result"] = FLAG_FAULTY
+            bug = Bug(
+                site="flag_result",
+                gold=Fix("gold", {"flag_result": FLAG_GOLD}, "Return whether the word is a yes word."),
+                alternatives=(
+                    Fix("not-a-no-word", {"flag_result": FLAG_ALT_NEGATED},
+                        "Return whether the (validated) word is not a no word."),
+                    Fix("conditional", {"flag_result": FLAG_ALT_CONDITIONAL}, "Spell the choice out."),
+                ),
+                level="utility",
+                summary="The yes/no parser returns the truthiness of the text, so 'false', 'no', "
+                        "'off' and '0' all read as true.",
+                location="flag parser",
+            )
+            fact = FLAG_GOLD
+        else:
+            sites["resolve"] = RESOLVE_FAULTY
+            bug = Bug(
+                site="resolve",
+                gold=Fix("gold", {"resolve": RESOLVE_GOLD}, "Fall back to the default only for unset fields."),
+                alternatives=(
+                    Fix("membership", {"resolve": RESOLVE_ALT_MEMBERSHIP}, "Test membership explicitly."),
+                    Fix("none-check", {"resolve": RESOLVE_ALT_NONE}, "Fall back only when the value is None."),
+                ),
+                level="orchestrator",
+                summary="The loader falls back to the default whenever the configured value is falsy, "
+                        "so explicit false, zero or empty settings are ignored.",
+                location="settings resolution",
+            )
+            fact = RESOLVE_GOLD
+        herrings = []
+        if ctx.has_herring("misleading-log"):
+            herrings.append(RedHerring("misleading-log",
+                                       "An info line suggests the environment may be shadowed by the INI "
+                                       "file, pointing at layer precedence.", snippets={"layer_log": LAYER_LOG}))
+        if herring:
+            herrings.append(RedHerring("misleading-test",
+                                       "A visible test named after the INI section layout fails; the cause "
+                                       "is how false values are coerced.",
+                                       failing_tests=("test_ini_section_layout",)))
+        if ctx.has_herring("suspicious-commit"):
+            herrings.append(RedHerring("suspicious-commit",
+                                       "A late commit rewrites whole-number parsing next to the flag "
+                                       "parser; it is correct.", history_before={"int_parse": INT_PARSE_BEFORE},
+                                       message="Accept whole numbers written with a decimal point"))
+        features = [
+            Feature("coercion", "Add parsers for setting values", "Parsers for flags, numbers, durations, lists."),
+            Feature("schema", "Describe the supported settings", "Settings schema with defaults."),
+            Feature("loader", "Load settings from an INI file and the environment",
+                    "Layered settings: defaults, INI file, environment."),
+        ]
+        env = nm["ENV"]
+        summary = (f"Settings loading for a {ctx.lex.domain} service: typed values from defaults, "
+                   f"an INI file and {env}_* environment variables.")
+        sections = [(
+            "Settings",
+            f"Each setting is resolved from its default, then the `[{ctx.project}]` section of an INI "
+            f"file, then the `{env}_<NAME>` environment variable; the last one present wins, whatever "
+            f"its value. Yes/no settings accept `true`/`false`, `yes`/`no`, `on`/`off` and `1`/`0`; "
+            f"durations accept `90`, `90s`, `15m`, `1.5h` or `2d`.",
+        )]
+        usage = ("```python\n"
+                 "settings = load_settings(\"settings.ini\")\n"
+                 f"if settings.notify_{nm['owners']}:\n"
+                 "    ...\n"
+                 "```")
+        return Blueprint(
+            package=ctx.project, summary=summary, modules=modules, tests=tests, oracle=oracle,
+            sites=sites, names=nm, bug=bug, canaries=[], red_herrings=herrings, features=features,
+            settings={}, readme_usage=usage, readme_sections=sections, fact_tokens=[(fact, ())],
+        )
