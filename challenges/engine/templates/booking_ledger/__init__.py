@@ -26,6 +26,12 @@ from challenges.engine.model import Slot, Template, TemplateSpec, register
 from challenges.engine.naming import human, kebab, pascal, snake
 from challenges.engine.templates.booking_ledger import javascript_src, javascript_tests, python_src, python_tests
 
+
+def article(noun: str) -> str:
+    """``noun`` with its indefinite article ("an accession", "a dock")."""
+    return ("an " if noun[:1] in "aeiou" else "a ") + noun
+
+
 # Identifiers the generated code uses for itself; a lexicon whose names collide
 # with them would shadow functions or locals.
 LOCAL_WORDS = frozenset({
@@ -147,14 +153,14 @@ class BookingLedger(Template):
             lo, hi = ctx.namer.fn("first", unit), ctx.namer.fn("last", unit)
             lines = [
                 f"Windows are inclusive at both ends: ``({lo}, {hi})`` covers its first",
-                f"and its last {u}, so a {e} ending at {u} 10 and one starting at {u} 10",
+                f"and its last {u}, so {article(e)} ending at {u} 10 and one starting at {u} 10",
                 f"both hold {u} 10 and collide.  Bounds are whole {u}s counted from the",
                 "opening of the schedule.",
             ]
         else:
             lines = [
                 "Windows are half-open: ``(start, end)`` covers ``start`` up to but not",
-                f"including ``end``, so a {e} ending at 10 and one starting at 10 share no",
+                f"including ``end``, so {article(e)} ending at 10 and one starting at 10 share no",
                 f"{u}.  Bounds are whole {u}s counted from the opening of the schedule.",
             ]
         if ctx.js:

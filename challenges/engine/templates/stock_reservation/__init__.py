@@ -25,6 +25,12 @@ from challenges.engine.model import Slot, Template, TemplateSpec, register
 from challenges.engine.naming import human, kebab, pascal
 from challenges.engine.templates.stock_reservation import python_src, python_tests
 
+
+def article(noun: str) -> str:
+    """``noun`` with its indefinite article ("an accession", "a dock")."""
+    return ("an " if noun[:1] in "aeiou" else "a ") + noun
+
+
 # Names the generated code uses for itself (locals, attributes, methods).
 LOCAL_WORDS = frozenset({
     "code", "hold", "holds", "held", "free", "state", "now", "record", "live", "due", "swept",
@@ -162,9 +168,9 @@ class StockReservation(Template):
             "ErrConflict": pascal(lex.error("conflict")),
             "ErrExhausted": pascal(lex.error("exhausted")),
             "resource": resource, "resources": resources, "Resource": pascal(resource),
-            "resource_h": human(resource), "resources_h": human(resources),
+            "resource_h": human(resource), "resources_h": human(resources), "a_resource_h": article(human(resource)),
             "Resource_h": human(resource).capitalize(),
-            "entity_h": human(lex.noun("entity")),
+            "entity_h": human(lex.noun("entity")), "a_entity_h": article(human(lex.noun("entity"))),
             "cap_f": cap, "cap_h": human(cap), "Cap_h": human(cap).capitalize(),
             "qty_f": qty, "qty_h": human(qty), "Qty_h": human(qty).capitalize(),
             "qty_unit_h": lex.unit("quantity"),
@@ -310,11 +316,11 @@ class StockReservation(Template):
         ]
         settings = {"hold_ttl_seconds": int(ctx.slot("ttl")), f"max_hold_{nm['qty_f']}": int(ctx.slot("max_qty")),
                     "sweep_batch_size": int(ctx.slot("sweep_batch")), "hold_id_prefix": nm["hold_prefix"]}
-        summary = (f"Capacity holds for {ctx.lex.domain}: each {nm['entity_h']} sets {q_u} of a {r_h} "
+        summary = (f"Capacity holds for {ctx.lex.domain}: each {nm['entity_h']} sets {q_u} of {nm['a_resource_h']} "
                    f"aside while it is completed, and unconfirmed holds lapse.")
         sections = [(
             "Holds",
-            f"A hold sets aside {q_u} of one {r_h} for a {nm['entity_h']}. It counts against the "
+            f"A hold sets aside {q_u} of one {r_h} for {nm['a_entity_h']}. It counts against the "
             f"{nm['cap_h']} from the moment it is placed until it is released or, if it was never "
             f"confirmed, until its expiry instant `hold_ttl_seconds` later. The holds on a {r_h} never "
             f"add up to more than its {nm['cap_h']}, however many requests arrive at once.",

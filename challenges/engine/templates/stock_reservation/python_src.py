@@ -81,7 +81,7 @@ class {{Resource}}:
 
 @dataclass(frozen=True)
 class Hold:
-    """``{{qty_f}}`` {{qty_unit_h}} of a {{resource_h}} set aside for one {{entity_h}}.
+    """``{{qty_f}}`` {{qty_unit_h}} of {{a_resource_h}} set aside for one {{entity_h}}.
 
     A hold is placed at ``placed_at`` and lapses at ``expires_at`` unless it is
     confirmed first.  The expiry instant itself belongs to the lapsed side: from
@@ -362,7 +362,7 @@ class EventLog:
 
 SERVICE = '''"""Holds on {{resource_h}} {{cap_h}}: place, confirm, release and let lapse.
 
-A hold sets aside part of a {{resource_h}}'s {{cap_h}} for one {{entity_h}} while it is
+A hold sets aside part of {{a_resource_h}}'s {{cap_h}} for one {{entity_h}} while it is
 being completed.  Unconfirmed holds lapse after ``hold_ttl_seconds``; ``sweep``
 marks lapsed holds and publishes their events, but lapsed holds stop counting
 against {{cap_h}} at their expiry instant whether or not a sweep has run.
@@ -423,7 +423,7 @@ class {{SvcCls}}:
         """Set aside ``{{qty_f}}`` of ``code`` for ``{{ref_f}}``.
 
         Raises {{ErrExhausted}} when less than ``{{qty_f}}`` is free; never lets
-        the holds on a {{resource_h}} add up to more than its {{cap_h}}.
+        the holds on {{a_resource_h}} add up to more than its {{cap_h}}.
         """
         self._validate_{{qty_f}}({{qty_f}})
         record = self._repository.get_{{resource}}(code)
