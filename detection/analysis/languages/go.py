@@ -14,7 +14,7 @@ from tree_sitter import Node as TSNode
 
 from ..tree import Node
 from . import register
-from .base import LanguageSpec, Lowerer, mark_binding
+from .base import Handler, LanguageSpec, Lowerer, mark_binding
 
 
 def _for(self: Lowerer, node: TSNode) -> list[Node]:
@@ -69,5 +69,5 @@ class Go(LanguageSpec):
     def language(self) -> Language:
         return Language(tree_sitter_go.language())
 
-    def extra_handlers(self) -> dict:
+    def extra_handlers(self) -> dict[str, Handler]:
         return {"for_statement": _for}

@@ -13,7 +13,7 @@ from tree_sitter import Node as TSNode
 
 from ..tree import Node
 from . import register
-from .base import LanguageSpec, Lowerer
+from .base import Handler, LanguageSpec, Lowerer
 
 
 def _method_invocation(self: Lowerer, node: TSNode) -> list[Node]:
@@ -54,5 +54,5 @@ class Java(LanguageSpec):
     def language(self) -> Language:
         return Language(tree_sitter_java.language())
 
-    def extra_handlers(self) -> dict:
+    def extra_handlers(self) -> dict[str, Handler]:
         return {"method_invocation": _method_invocation, "modifiers": Lowerer._drop}

@@ -13,7 +13,7 @@ from tree_sitter import Node as TSNode
 
 from ..tree import Node
 from . import register
-from .base import LanguageSpec, Lowerer
+from .base import Handler, LanguageSpec, Lowerer
 
 
 def _conditional(self: Lowerer, node: TSNode) -> list[Node]:
@@ -78,6 +78,6 @@ class Python(LanguageSpec):
     def range_bounds(self, lowerer: Lowerer, node: TSNode) -> tuple[Node, Node] | None:
         return _range_bounds(lowerer, node)
 
-    def extra_handlers(self) -> dict:
+    def extra_handlers(self) -> dict[str, Handler]:
         return {"conditional_expression": _conditional, "comparison_operator": _comparison}
 

@@ -14,7 +14,7 @@ from tree_sitter import Node as TSNode
 
 from ..tree import Node
 from . import register
-from .base import LanguageSpec, Lowerer
+from .base import Handler, LanguageSpec, Lowerer
 
 
 def _boolean(self: Lowerer, node: TSNode) -> list[Node]:
@@ -69,6 +69,6 @@ class Rust(LanguageSpec):
             return None
         return start, stop
 
-    def extra_handlers(self) -> dict:
+    def extra_handlers(self) -> dict[str, Handler]:
         return {"boolean_literal": _boolean, "loop_expression": _loop,
                 "mutable_specifier": Lowerer._drop}

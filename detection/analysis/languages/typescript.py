@@ -12,7 +12,7 @@ from tree_sitter import Node as TSNode
 
 from ..tree import Node
 from . import register
-from .base import Lowerer
+from .base import Handler, Lowerer
 from .javascript import EcmaScript
 
 
@@ -32,7 +32,7 @@ class TypeScript(EcmaScript):
     def language(self) -> Language:
         return Language(tree_sitter_typescript.language_typescript())
 
-    def extra_handlers(self) -> dict:
+    def extra_handlers(self) -> dict[str, Handler]:
         return {
             "as_expression": _without_type,
             "non_null_expression": _without_type,
