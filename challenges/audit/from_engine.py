@@ -158,8 +158,24 @@ def substrate_for_instance(instance: Any) -> Substrate:
 
 
 def write_workspace(instance: Any, dest: Path | str) -> Path:
-    """Write the agent-visible workspace (a git repository checked out at HEAD) into ``dest``."""
-    return instance.history.write(Path(dest))
+    """Write the agent-visible workspace (a git repository checked out at HEAD) into ``dest``.
+
+    The repository's local config pins the sandbox's synthetic identity (spec 002, layer
+    one), so a commit made by anything that does not inherit the sandbox environment is
+    still synthetic, never the host's.
+    """
+    from dulwich.repo import Repo
+
+    from challenges.sandbox.env import SYNTHETIC_GIT_EMAIL, SYNTHETIC_GIT_NAME
+
+    root = instance.history.write(Path(dest))
+    repo = Repo(str(root))
+    config = repo.get_config()
+    config.set((b"user",), b"name", SYNTHETIC_GIT_NAME.encode())
+    config.set((b"user",), b"email", SYNTHETIC_GIT_EMAIL.encode())
+    config.write_to_path()
+    repo.close()
+    return root
 
 
 def audit_instance(instance: Any, workdir: Path | str, **context_options: Any) -> AuditReport:

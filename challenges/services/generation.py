@@ -163,7 +163,7 @@ def instance_generate(
             continue
         with tempfile.TemporaryDirectory(prefix="ws-") as tmp:
             root = write_workspace(generated, Path(tmp) / "workspace")
-            audit = run_audit(AuditTarget(root), context_for_instance(generated))
+            audit = run_audit(AuditTarget(root), context_for_instance(generated, require_local_identity=True))
             if not audit.passed:
                 result.attempts.append(_log(run, chosen, lang, Outcome.AUDIT_FAILED,
                                             "; ".join(f"{f.check}: {f.message}" for f in audit.findings[:20]),
