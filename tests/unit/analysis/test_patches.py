@@ -95,3 +95,24 @@ def test_change_outside_functions_contributes_its_statement():
     patch = "--- a/app/stats.py\n+++ b/app/stats.py\n@@ -1,2 +1,2 @@\n-import math\n+import statistics\n \n"
     unit = changed_functions(patch, WORKSPACE, "python")
     assert [f.source for f in unit.functions] == ["import statistics"]
+
+
+def test_java_method_inside_a_class_is_the_unit():
+    source = ("class Cart {\n"
+              "    int total(int[] xs) {\n"
+              "        int t = 0;\n"
+              "        for (int x : xs) t += x;\n"
+              "        return t;\n"
+              "    }\n"
+              "\n"
+              "    int count(int[] xs) {\n"
+              "        return xs.length;\n"
+              "    }\n"
+              "}\n")
+    patch = ("--- a/src/Cart.java\n+++ b/src/Cart.java\n@@ -3,3 +3,3 @@\n"
+             "         int t = 0;\n-        for (int x : xs) t += x;\n+        for (int x : xs) t += Math.max(x, 0);\n"
+             "         return t;\n")
+    unit = changed_functions(patch, {"src/Cart.java": source}, "java")
+    assert [(f.start_line, f.end_line) for f in unit.functions] == [(2, 6)]
+    assert unit.source.startswith("int total(int[] xs)")
+    assert "count" not in unit.tree.sexpr()
