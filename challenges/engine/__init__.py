@@ -5,7 +5,7 @@ Entry points: ``draw``, ``generate``, ``validate``, ``rebuild``, ``fingerprint``
 see ``AUTHORING.md`` for writing templates.
 """
 
-from challenges.engine.api import available_lexicons, draw, generate, rebuild
+from challenges.engine.api import GateConfig, GateReport, available_lexicons, draw, generate, rebuild, validate
 from challenges.engine.draw import Draw
 from challenges.engine.errors import DrawError, EngineError, TemplateError
 from challenges.engine.fingerprint import FINGERPRINT_FIELDS, fingerprint
@@ -13,7 +13,7 @@ from challenges.engine.instance import GeneratedInstance
 from challenges.engine.model import Template, TemplateSpec, get_template, register, registry
 
 __all__ = [
-    "Draw", "DrawError", "EngineError", "FINGERPRINT_FIELDS", "GeneratedInstance", "Template",
+    "Draw", "DrawError", "GateConfig", "GateReport", "EngineError", "FINGERPRINT_FIELDS", "GeneratedInstance", "Template",
     "TemplateError", "TemplateSpec", "available_lexicons", "draw", "fingerprint", "generate",
-    "get_template", "rebuild", "register", "registry",
+    "get_template", "rebuild", "register", "registry", "validate",
 ]

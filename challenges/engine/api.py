@@ -12,6 +12,7 @@ from typing import Any
 
 from challenges.engine.draw import Draw, make_draw
 from challenges.engine.errors import DrawError
+from challenges.engine.gates import GateConfig, GateReport, validate
 from challenges.engine.generate import generate
 from challenges.engine.instance import GeneratedInstance
 from challenges.engine.model import Template, get_template
@@ -49,4 +50,4 @@ def rebuild(draw_json: str, *, lexicon: Any = None) -> GeneratedInstance:
     return generate(Draw.from_json(draw_json), lexicon=lexicon)
 
 
-__all__ = ["draw", "generate", "rebuild", "available_lexicons"]
+__all__ = ["GateConfig", "GateReport", "available_lexicons", "draw", "generate", "rebuild", "validate"]

@@ -27,7 +27,7 @@ LAYOUTS: dict[str, dict[str, str]] = {
     "nested": {
         "model": "core", "errors": "core", "config": "core", "util": "lib",
         "storage": "storage", "cache": "storage", "service": "services",
-        "api": "handlers", "events": "events",
+        "api": "web", "events": "events",
     },
     "domain-driven": {
         "model": "{domain}", "service": "{domain}", "storage": "{domain}", "api": "{domain}",

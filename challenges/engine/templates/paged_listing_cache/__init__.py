@@ -116,6 +116,7 @@ class PagedListingCache(Template):
             "fn_advance": n.fn("advance", entity),
             "fn_transfer": n.fn("transfer", entity),
             "fn_cancel": n.fn(lex.verb("cancel"), entity),
+            "fn_counts": n.fn(entity, "counts"),
             "log_registered": f"{human(lex.verb('create'))} {human(entity)}",
             "list_doc": ("``page`` counts from 0 and ``limit`` sets the page size."
                          if page_mode else "``offset`` is zero-based; ``limit`` sets the page size."),
@@ -169,7 +170,7 @@ class PagedListingCache(Template):
                                   Import("keys", (ctx.namer.fn("normalise", ctx.lex.noun("owner")),
                                                   ctx.namer.fn(ctx.lex.noun("owner"), "prefix"), "page_key"
                                                   if ctx.py else "pageKey")),
-                                  Import("models", (nm["Entity"], "can_advance" if ctx.py else "canAdvance",
+                                  Import("models", (nm["Entity"], "STATUSES", "can_advance" if ctx.py else "canAdvance",
                                                     ctx.namer.fn("validate", ctx.lex.noun("entity")))),
                                   Import("pagination", ("clamp_limit", "paginate") if ctx.py
                                          else ("clampLimit", "paginate")),
@@ -272,7 +273,15 @@ class PagedListingCache(Template):
 
     def _oracle(self, ctx: BuildContext, tst, nm: dict[str, str]) -> list[Module]:
         n = ctx.namer
-        rules_text = tst.HIDDEN_RULES + (tst.HIDDEN_PAGE_GUARD if ctx.has_canary("zero-based-page") else "")
+        paged = ctx.has_canary("zero-based-page")
+        rules_text = tst.HIDDEN_RULES + (tst.HIDDEN_PAGE_GUARD if paged else "")
+        rules_imports = (
+            *((Import("api", (n.fn("build_service"), n.fn("handle_list"))),) if paged else ()),
+            Import("cache", (nm["CacheCls"],)),
+            Import("config", ("Settings", n.fn("load_settings")) if paged else (n.fn("load_settings"),)),
+            Import("errors", (nm["ErrInvalid"],)),
+            Import("pagination", ("paginate",)),
+        )
         return [
             Module("h_transfers", n.file(ctx.lex.noun("owner"), "changes"), tst.HIDDEN_TRANSFERS,
                    test=True, hidden=True,
@@ -281,11 +290,7 @@ class PagedListingCache(Template):
                             Import("config", ("Settings",)),
                             Import("errors", (nm["ErrInvalid"], nm["ErrMissing"])))),
             Module("h_rules", n.file("listing", "rules"), rules_text, test=True, hidden=True,
-                   imports=(Import("api", tuple(n.fn(x) for x in ("build_service", "handle_list"))),
-                            Import("cache", (nm["CacheCls"],)),
-                            Import("config", ("Settings", n.fn("load_settings"))),
-                            Import("errors", (nm["ErrInvalid"],)),
-                            Import("pagination", ("paginate",)))),
+                   imports=rules_imports),
         ]
 
     def _sites(self, ctx: BuildContext, src) -> tuple[dict[str, str], Bug]:

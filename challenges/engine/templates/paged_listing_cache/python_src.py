@@ -435,6 +435,20 @@ class {{SvcCls}}:
         record = self._repository.remove({{id_f}})
         self._cache.invalidate_prefix({{owner}}_prefix(record.{{owner}}))
         return record
+
+    def {{fn_counts}}(self, {{owner}}):
+        """How many of ``{{owner}}``'s {{entities_h}} are in each {{status_h}}.
+
+        Read from storage on purpose: the numbers feed capacity decisions and
+        must not lag behind by a cache lifetime.
+        """
+        counts = dict.fromkeys(STATUSES, 0)
+        for record in self._repository.for_{{owner}}({{owner}}):
+            counts[record.{{status_f}}] += 1
+        return counts
+
+    def cache_stats(self):
+        return self._cache.stats()
 '''
 
 API = '''"""Request handlers: parse query and body values, call the service, map errors.
@@ -523,6 +537,18 @@ def handle_cancel(service, {{id_f}}):
     except {{Base}}Error as exc:
         return _error(exc)
     return 200, record.to_dict()
+
+
+def handle_counts(service, {{owner}}):
+    try:
+        counts = service.{{fn_counts}}({{owner}})
+    except {{Base}}Error as exc:
+        return _error(exc)
+    return 200, {"{{owner}}": {{owner}}, "counts": counts, "total": sum(counts.values())}
+
+
+def handle_cache_stats(service):
+    return 200, service.cache_stats()
 '''
 
 # -- sites ---------------------------------------------------------------

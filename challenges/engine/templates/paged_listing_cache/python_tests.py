@@ -169,6 +169,14 @@ class ListingServiceTest(unittest.TestCase):
         page = self.service.{{fn_list}}("{{owner_b_lc}}")
         self.assertEqual([item.{{id_f}} for item in page.items], [record.{{id_f}}])
 
+    def test_counts_follow_{{status_f}}_changes(self):
+        record = self.add("{{owner_a_lc}}", "one")
+        self.add("{{owner_a_lc}}", "two")
+        self.service.{{fn_advance}}(record.{{id_f}}, "{{status1}}")
+        counts = self.service.{{fn_counts}}("{{owner_a_lc}}")
+        self.assertEqual((counts["{{status0}}"], counts["{{status1}}"]), (1, 1))
+        self.assertEqual(sum(counts.values()), 2)
+
     def test_unknown_{{id_f}}_is_reported(self):
         with self.assertRaises({{ErrMissing}}):
             self.service.{{fn_get}}("{{id_prefix}}-99999")
@@ -366,11 +374,14 @@ class ListingRulesTest(unittest.TestCase):
         rows = list(range(9))
         seen = []
         offset = 0
-        while offset is not None:
+        for _ in range(len(rows)):
             page = paginate(rows, offset, 4)
             seen.extend(page.items)
             offset = page.next_offset
+            if offset is None:
+                break
         self.assertEqual(seen, rows)
+        self.assertIsNone(offset)
 
     def test_cache_entry_expires_at_ttl(self):
         clock = FakeClock()

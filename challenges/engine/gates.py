@@ -1,0 +1,337 @@
+"""Release gates of a generated instance (pure; runs code only through ``challenges.sandbox``).
+
+Gates (issue 4, "Release gates"):
+- ``history``: no commit holds the gold-fixed region; the bug is organic (the gold
+  patch only edits existing source files); no staging markers in the workspace.
+- ``oracle`` (1): the hidden oracle fails on the shipped code (>= 1 fail-to-pass),
+  has >= 1 pass-to-pass test, and passes completely with the gold patch and with
+  every alternative fix.
+- ``canaries`` (2): every canary's guard passes on shipped and gold code and fails
+  once the canary's naive "fix" is applied on top of the gold fix.
+- ``mutation`` (3): mutants of the gold-fixed region; the oracle must kill at least
+  ``mutation_threshold`` of them; survivors are listed.
+- ``visible`` (4): the visible suite passes on the shipped code except exactly the
+  designated red-herring failures, and passes completely with the gold fix.
+- ``static`` (5): Python compiles and passes a neutral, config-free ruff run;
+  JavaScript passes ``node --check``.
+
+Every test run gets its own temporary workspace; runs are spread over
+``GateConfig.workers`` threads (the sandbox runs one process per run).
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+import time
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from challenges.engine.emitters.base import get_emitter
+from challenges.engine.instance import GeneratedInstance
+from challenges.engine.patches import changed_paths
+
+MARKERS = re.compile(r"\b(BUG|FIXME|XXX|HACK|TODO)\b")
+STAGING_WORDS = ("canary", "red herring", "oracle", "gold patch", "injected", "template")
+
+
+@dataclass(frozen=True)
+class GateConfig:
+    mutation_threshold: float = 0.90
+    max_mutants: int = 60
+    workers: int = 2
+    # Generated suites finish in well under a second; a mutant that loops forever
+    # must not hold a worker for the sandbox's default 30 s.
+    wall_seconds: float = 10.0
+    cpu_seconds: int = 8
+    history_context_lines: int = 1
+
+
+@dataclass
+class GateResult:
+    name: str
+    passed: bool
+    reasons: list[str] = field(default_factory=list)
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class GateReport:
+    results: list[GateResult]
+    seconds: float = 0.0
+    runs: int = 0
+
+    @property
+    def passed(self) -> bool:
+        return all(r.passed for r in self.results)
+
+    def gate(self, name: str) -> GateResult:
+        return next(r for r in self.results if r.name == name)
+
+    @property
+    def failures(self) -> list[str]:
+        return [f"{r.name}: {reason}" for r in self.results if not r.passed for reason in r.reasons]
+
+    def summary(self) -> str:
+        lines = [f"{'PASS' if self.passed else 'FAIL'} in {self.seconds:.2f}s ({self.runs} sandbox runs)"]
+        for r in self.results:
+            lines.append(f"  {r.name:<9} {'pass' if r.passed else 'FAIL'}  {'; '.join(r.reasons)}")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"passed": self.passed, "seconds": round(self.seconds, 3), "runs": self.runs,
+                "gates": [asdict(r) for r in self.results]}
+
+
+@dataclass(frozen=True)
+class _Job:
+    key: str
+    overrides: Mapping[str, str]
+    tests: tuple[str, ...]
+    with_oracle: bool
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    verdicts: dict[str, str]
+    error: str | None
+
+
+def _matches(test_id: str, name: str) -> bool:
+    return test_id.endswith("::" + name) or test_id.endswith(" > " + name)
+
+
+def _write(root: Path, files: Mapping[str, str]) -> None:
+    for rel, text in files.items():
+        target = root / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+
+
+def _runner(instance: GeneratedInstance, allow_unsafe: bool, limits: Any) -> Callable[[_Job], _Outcome]:
+    from challenges.sandbox import run_tests
+
+    def run(job: _Job) -> _Outcome:
+        with tempfile.TemporaryDirectory(prefix="ws-") as tmp:
+            root = Path(tmp)
+            _write(root, instance.files)
+            if job.with_oracle:
+                _write(root, instance.oracle_files)
+            _write(root, job.overrides)
+            result = run_tests(root, language=instance.language, test_paths=list(job.tests),
+                               limits=limits, allow_unsafe=allow_unsafe)
+            return _Outcome(dict(result.verdicts), result.error)
+
+    return run
+
+
+def _history_gate(instance: GeneratedInstance, config: GateConfig) -> GateResult:
+    reasons: list[str] = []
+    region = instance.gold_region
+    fixed = instance.gold.files[region.path]
+    lines = fixed.splitlines()
+    first, last = region.lines
+    ctx = config.history_context_lines
+    window = "\n".join(lines[max(0, first - 1 - ctx): min(len(lines), last + ctx)])
+    leaks = sorted({(commit[:10], path) for commit, path, text in instance.history.iter_blobs()
+                    if window in text})
+    if leaks:
+        reasons.append(f"the gold-fixed region appears in history: {leaks[:3]}")
+    for path, text in instance.gold.files.items():
+        for commit, blob_path, blob in instance.history.iter_blobs():
+            if blob_path == path and blob == text:
+                reasons.append(f"commit {commit[:10]} holds the fixed {path}")
+                break
+    sources = set(instance.source_paths)
+    for label, patch in [("gold", instance.gold.patch), *[(a.label, a.patch) for a in instance.alternatives]]:
+        for path in changed_paths(patch):
+            if path not in instance.files:
+                reasons.append(f"{label} fix touches {path}, which the workspace lacks (bolt-on)")
+            elif path not in sources:
+                reasons.append(f"{label} fix edits {path}, which is not a source module")
+    bug_commits = [c for c in instance.history.commits if region.path in c.changed]
+    if not bug_commits:
+        reasons.append(f"{region.path} never arrives in history")
+    for path, text in instance.files.items():
+        hit = MARKERS.search(text)
+        if hit:
+            reasons.append(f"{path} carries the marker {hit.group(0)!r}")
+        low = text.lower()
+        for word in (instance.template, instance.template.replace("-", "_"), *STAGING_WORDS):
+            if word in low:
+                reasons.append(f"{path} mentions {word!r}")
+    for commit in instance.history.commits:
+        low = commit.message.lower()
+        if instance.template in low or any(w in low for w in STAGING_WORDS):
+            reasons.append(f"commit {commit.id[:10]} message betrays staging")
+    return GateResult("history", not reasons, reasons,
+                      {"commits": len(instance.history.commits), "region_lines": list(region.lines)})
+
+
+def validate(
+    instance: GeneratedInstance,
+    *,
+    allow_unsafe: bool = False,
+    config: GateConfig | None = None,
+    runner: Callable[[_Job], _Outcome] | None = None,
+) -> GateReport:
+    """Run every release gate; never raises for a failing gate (reasons are recorded)."""
+    cfg = config or GateConfig()
+    started = time.perf_counter()
+    if runner is None:
+        from challenges.sandbox import Limits
+
+        runner = _runner(instance, allow_unsafe, Limits(cpu_seconds=cfg.cpu_seconds, wall_seconds=cfg.wall_seconds))
+    run = runner
+    oracle = tuple(instance.oracle_tests)
+    visible = tuple(instance.visible_tests)
+    gold = instance.gold.files
+
+    # Visible and hidden suites share a run per variant; verdicts are split by path.
+    jobs: list[_Job] = [
+        _Job("shipped", {}, oracle + visible, True),
+        _Job("gold", gold, oracle + visible, True),
+    ]
+    jobs += [_Job(f"alt:{a.label}", a.files, oracle, True) for a in instance.alternatives]
+    jobs += [_Job(f"canary:{c.name}", {**gold, **c.files}, oracle, True) for c in instance.canaries]
+
+    from challenges.sandbox import mutants as make_mutants
+
+    region = instance.gold_region
+    mutant_list = make_mutants(gold[region.path], language=instance.language,
+                               region=(region.start, region.end))[: cfg.max_mutants]
+    jobs += [_Job(f"mutant:{m.id}", {**gold, region.path: m.source}, oracle, True) for m in mutant_list]
+
+    static_result: list[GateResult] = []
+
+    def static() -> None:
+        static_result.append(_static_gate(instance))
+
+    with ThreadPoolExecutor(max(1, cfg.workers)) as pool:
+        static_future = pool.submit(static)
+        outcomes = dict(zip([j.key for j in jobs], pool.map(run, jobs), strict=True))
+        static_future.result()
+    for key in ("shipped", "gold"):
+        both = outcomes[key]
+        outcomes[f"visible-{key}"] = _Outcome(_only(both.verdicts, visible), both.error)
+        outcomes[key] = _Outcome(_only(both.verdicts, oracle), both.error)
+
+    results = [
+        _history_gate(instance, cfg),
+        _oracle_gate(instance, outcomes),
+        _canary_gate(instance, outcomes),
+        _mutation_gate(mutant_list, outcomes, cfg),
+        _visible_gate(instance, outcomes),
+        static_result[0],
+    ]
+    return GateReport(results, time.perf_counter() - started, len(jobs))
+
+
+def _only(verdicts: dict[str, str], paths: tuple[str, ...]) -> dict[str, str]:
+    return {t: v for t, v in verdicts.items() if t.split("::", 1)[0] in paths}
+
+
+def _failing(outcome: _Outcome) -> list[str]:
+    return sorted(t for t, v in outcome.verdicts.items() if v not in ("passed", "skipped"))
+
+
+def _oracle_gate(instance: GeneratedInstance, outcomes: dict[str, _Outcome]) -> GateResult:
+    reasons: list[str] = []
+    shipped, gold = outcomes["shipped"], outcomes["gold"]
+    for key, outcome in (("shipped", shipped), ("gold", gold)):
+        if outcome.error:
+            reasons.append(f"oracle run on {key} code failed: {outcome.error}")
+    f2p = [t for t in _failing(shipped) if gold.verdicts.get(t) == "passed"]
+    p2p = sorted(t for t, v in shipped.verdicts.items() if v == "passed" and gold.verdicts.get(t) == "passed")
+    if not f2p:
+        reasons.append("no fail-to-pass test: the oracle does not detect the bug")
+    if not p2p:
+        reasons.append("no pass-to-pass test")
+    if _failing(gold):
+        reasons.append(f"oracle fails with the gold patch: {_failing(gold)[:5]}")
+    for alt in instance.alternatives:
+        outcome = outcomes[f"alt:{alt.label}"]
+        bad = _failing(outcome) or ([outcome.error] if outcome.error else [])
+        if bad or not outcome.verdicts:
+            reasons.append(f"oracle rejects the alternative fix {alt.label!r}: {bad[:5]} (overfitted oracle?)")
+    return GateResult("oracle", not reasons, reasons, {"fail_to_pass": f2p, "pass_to_pass": p2p})
+
+
+def _canary_gate(instance: GeneratedInstance, outcomes: dict[str, _Outcome]) -> GateResult:
+    reasons: list[str] = []
+    details: dict[str, Any] = {}
+    low, high = (2, 3) if instance.tier >= 4 else ((1, 3) if instance.tier == 3 else (0, 3))
+    if not low <= len(instance.canaries) <= high:
+        reasons.append(f"tier {instance.tier} needs {low}-{high} canaries, has {len(instance.canaries)}")
+    for canary in instance.canaries:
+        ids = [t for t in outcomes["shipped"].verdicts if _matches(t, canary.guard)]
+        if not ids:
+            reasons.append(f"canary {canary.name!r} has no guard test {canary.guard!r} in the oracle")
+            continue
+        states = {key: [outcomes[key].verdicts.get(t) for t in ids]
+                  for key in ("shipped", "gold", f"canary:{canary.name}")}
+        details[canary.name] = {"guard": ids, **states}
+        if any(v != "passed" for v in states["shipped"] + states["gold"]):
+            reasons.append(f"guard of {canary.name!r} does not pass on shipped and gold code")
+        if all(v == "passed" for v in states[f"canary:{canary.name}"]):
+            reasons.append(f"guard of {canary.name!r} still passes after the canary 'fix'")
+    return GateResult("canaries", not reasons, reasons, details)
+
+
+def _mutation_gate(mutant_list: list[Any], outcomes: dict[str, _Outcome], cfg: GateConfig) -> GateResult:
+    gold = outcomes["gold"]
+    if gold.error or _failing(gold) or not gold.verdicts:
+        # Kills only mean something against an oracle that accepts the fixed code.
+        return GateResult("mutation", False, ["the oracle does not pass on the gold-fixed code"],
+                          {"score": 0.0, "mutants": len(mutant_list), "survivors": []})
+    if not mutant_list:
+        return GateResult("mutation", False, ["no mutants could be made from the gold region"],
+                          {"score": 0.0, "mutants": 0, "survivors": []})
+    survivors = []
+    for m in mutant_list:
+        outcome = outcomes[f"mutant:{m.id}"]
+        killed = bool(_failing(outcome)) or outcome.error is not None or not outcome.verdicts
+        if not killed:
+            survivors.append({"id": m.id, "operator": m.operator, "description": m.description})
+    score = 1 - len(survivors) / len(mutant_list)
+    reasons = [] if score >= cfg.mutation_threshold else [
+        f"mutation score {score:.2f} < {cfg.mutation_threshold:.2f}; survivors: "
+        + ", ".join(s["description"] for s in survivors[:5])]
+    return GateResult("mutation", not reasons, reasons,
+                      {"score": round(score, 4), "mutants": len(mutant_list), "survivors": survivors})
+
+
+def _visible_gate(instance: GeneratedInstance, outcomes: dict[str, _Outcome]) -> GateResult:
+    reasons: list[str] = []
+    shipped, gold = outcomes["visible-shipped"], outcomes["visible-gold"]
+    if shipped.error:
+        reasons.append(f"visible suite run failed: {shipped.error}")
+    failing = _failing(shipped)
+    expected = instance.expected_visible_failures
+    unexpected = [t for t in failing if not any(_matches(t, name) for name in expected)]
+    missing = [name for name in expected if not any(_matches(t, name) for t in failing)]
+    if unexpected:
+        reasons.append(f"visible tests fail on shipped code: {unexpected[:5]}")
+    if missing:
+        reasons.append(f"red-herring tests expected to fail pass instead: {missing}")
+    if _failing(gold):
+        reasons.append(f"visible tests fail after the gold fix: {_failing(gold)[:5]}")
+    if not shipped.verdicts:
+        reasons.append("the visible suite reported no tests")
+    return GateResult("visible", not reasons, reasons,
+                      {"tests": len(shipped.verdicts), "failing_on_shipped": failing})
+
+
+def _static_gate(instance: GeneratedInstance) -> GateResult:
+    emitter = get_emitter(instance.language)
+    with tempfile.TemporaryDirectory(prefix="lint-") as tmp:
+        root = Path(tmp)
+        _write(root, instance.files)
+        _write(root, instance.oracle_files)
+        paths = [p for p in [*instance.files, *instance.oracle_files] if p.endswith(emitter.source_ext)]
+        problems = emitter.lint(root, paths)
+    reasons = [f"{p.path}: {p.message}" for p in problems[:10]]
+    return GateResult("static", not problems, reasons, {"files": len(paths)})

@@ -1,0 +1,116 @@
+"""Each release gate, shown passing on a real instance and failing on a case built to fail it."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import pytest
+
+from challenges.engine import validate
+from challenges.engine.history import Snapshot, build_history, schedule
+from challenges.engine.instance import CanaryRecord, FixRecord
+from tests.unit.engine.conftest import make_instance
+
+
+@pytest.fixture(scope="module")
+def inst():
+    instance = make_instance("paged-listing-cache", "python", 1)
+    assert instance.draw.bug_level == "orchestrator" and "misleading-test" in instance.draw.red_herrings
+    return instance
+
+
+@pytest.fixture(scope="module")
+def report(inst):
+    return validate(inst)
+
+
+def test_a_generated_instance_passes_every_gate(report):
+    assert report.passed, report.summary()
+    assert [r.name for r in report.results] == ["history", "oracle", "canaries", "mutation", "visible", "static"]
+    oracle = report.gate("oracle").details
+    assert oracle["fail_to_pass"] and oracle["pass_to_pass"]
+    assert report.gate("mutation").details["score"] >= 0.9
+    assert report.gate("visible").details["failing_on_shipped"]  # the red-herring test
+    assert report.to_dict()["passed"] is True
+
+
+def test_history_that_reveals_the_fix_fails(inst):
+    leaky = [Snapshot("Initial import", {**inst.files, **inst.gold.files}), Snapshot("Refactor", dict(inst.files))]
+    history = build_history(leaky, schedule(2, seed=1, time_base=1_700_000_000, project="x"))
+    result = validate(dataclasses.replace(inst, history=history))
+    gate = result.gate("history")
+    assert not gate.passed and "gold-fixed region appears in history" in " ".join(gate.reasons)
+
+
+def test_bolt_on_fix_fails_the_history_gate(inst):
+    bolt = FixRecord("gold", "new module", "diff --git a/extra/hotfix.py b/extra/hotfix.py\n", {"extra/hotfix.py": "x = 1\n"})
+    gate = validate(dataclasses.replace(inst, gold=dataclasses.replace(inst.gold, patch=bolt.patch))).gate("history")
+    assert not gate.passed and "bolt-on" in " ".join(gate.reasons)
+
+
+def test_staging_markers_fail_the_history_gate(inst):
+    path = inst.source_paths[0]
+    marked = {**inst.files, path: inst.files[path] + "# FIXME: the cache\n"}
+    gate = validate(dataclasses.replace(inst, files=marked)).gate("history")
+    assert not gate.passed and "FIXME" in " ".join(gate.reasons)
+
+
+def test_oracle_without_fail_to_pass_fails(inst):
+    already_fixed = {**inst.files, **inst.gold.files}
+    gate = validate(dataclasses.replace(inst, files=already_fixed)).gate("oracle")
+    assert not gate.passed and "no fail-to-pass" in " ".join(gate.reasons)
+
+
+def test_oracle_that_rejects_an_alternative_fix_fails(inst):
+    fake = dataclasses.replace(inst.alternatives[0], files={p: inst.files[p] for p in inst.gold.files})
+    gate = validate(dataclasses.replace(inst, alternatives=[fake, *inst.alternatives[1:]])).gate("oracle")
+    assert not gate.passed and "rejects the alternative" in " ".join(gate.reasons)
+
+
+def _weak_oracle(inst) -> dict[str, str]:
+    """Keep only the one test that reproduces the bug (drop every other test method)."""
+    path = next(p for p in inst.oracle_tests if "changes" in p)
+    out, skipping = [], False
+    for line in inst.oracle_files[path].splitlines():
+        if line.startswith("class ") and "Handler" in line:
+            break
+        if line.startswith("    def test_"):
+            skipping = not re.match(r"    def test_previous_\w+_drops", line)
+        elif line.startswith("    def ") or (line and not line.startswith(" ")):
+            skipping = False
+        if not skipping:
+            out.append(line)
+    return {path: "\n".join(out) + "\n"}
+
+
+def test_oracle_too_weak_to_kill_mutants_fails(inst):
+    weak = _weak_oracle(inst)
+    gate = validate(dataclasses.replace(inst, oracle_files=weak, oracle_tests=list(weak))).gate("mutation")
+    assert not gate.passed
+    assert gate.details["survivors"] and gate.details["score"] < 0.9
+
+
+def test_canary_without_guard_fails(inst):
+    unguarded = [dataclasses.replace(inst.canaries[0], guard="test_nothing_guards_this"), *inst.canaries[1:]]
+    gate = validate(dataclasses.replace(inst, canaries=unguarded)).gate("canaries")
+    assert not gate.passed and "has no guard" in " ".join(gate.reasons)
+
+
+def test_guard_that_does_not_catch_the_canary_fix_fails(inst):
+    canary = inst.canaries[0]
+    harmless: CanaryRecord = dataclasses.replace(canary, files={})
+    gate = validate(dataclasses.replace(inst, canaries=[harmless, *inst.canaries[1:]])).gate("canaries")
+    assert not gate.passed and "still passes" in " ".join(gate.reasons)
+
+
+def test_unexpected_visible_failure_fails(inst):
+    gate = validate(dataclasses.replace(inst, expected_visible_failures=[])).gate("visible")
+    assert not gate.passed and "visible tests fail on shipped code" in " ".join(gate.reasons)
+
+
+def test_lint_error_fails_the_static_gate(inst):
+    path = inst.source_paths[0]
+    broken = {**inst.files, path: "import os\n" + inst.files[path]}
+    gate = validate(dataclasses.replace(inst, files=broken)).gate("static")
+    assert not gate.passed and "F401" in " ".join(gate.reasons)
