@@ -20,10 +20,13 @@ def _permissions_for(role) -> set[Permission]:
     for action, apps in by_action.items():
         if not apps:
             continue
+        # Only Django's default per-model permissions ("view_<model>"); custom ones, such as
+        # viewing an instance's secrets, are granted by name through ``extra``.
         grants.update(
             p
             for p in perms.filter(content_type__app_label__in=apps, codename__startswith=f"{action}_")
-            if f"{p.content_type.app_label}.{p.codename}" not in NEVER_GRANTED
+            if p.codename == f"{action}_{p.content_type.model}"
+            and f"{p.content_type.app_label}.{p.codename}" not in NEVER_GRANTED
         )
     for full in role.extra:
         app_label, codename = full.split(".", 1)
