@@ -56,9 +56,10 @@ INSTALLED_APPS = [
     "competition",
     "api",
     "portal",
-    "simulation",
     "challenges",
     "detection",
+    # After challenges: its demo data (a simulated bout) needs the generated pool.
+    "simulation",
 ]
 
 MIDDLEWARE = [

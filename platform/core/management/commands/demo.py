@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -43,6 +44,12 @@ class Command(BaseCommand):
         env.setdefault("GAUNTLET_ENCRYPTION_KEYS", _ensure_secret(var / "encryption_keys", generate_key))
         # The demo runs the production configuration, minus TLS, which a laptop lacks.
         env["GAUNTLET_DEBUG"] = "1" if debug else "0"
+        if not shutil.which("bwrap") and "GAUNTLET_SANDBOX_ALLOW_UNSAFE" not in env:
+            self.stderr.write(
+                "WARNING: bubblewrap (bwrap) is not installed, so the demo runs challenge oracles WITHOUT a\n"
+                "sandbox (rlimits only). Install it (Debian: apt-get install bubblewrap) for real isolation.\n"
+            )
+            env["GAUNTLET_SANDBOX_ALLOW_UNSAFE"] = "1"
         env.setdefault("GAUNTLET_SECURE", "0")
         manage = [sys.executable, str(settings.BASE_DIR / "manage.py")]
         for step in (["migrate", "--noinput"], ["collectstatic", "--noinput", "-v", "0"], ["demo_seed"]):
