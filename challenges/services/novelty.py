@@ -23,17 +23,20 @@ them needs no rebuild; changing the window length resets the index.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import logging
 import threading
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import CharField, Count, Max, Q, Sum
+from django.db.models.functions import Cast
 from django.utils import timezone
 
 from challenges.models import ChallengeInstance, CorpusEntry, FingerprintReview, HallOfFameEntry
@@ -43,7 +46,6 @@ from challenges.novelty import (
     FingerprintError,
     FingerprintIndex,
     Match,
-    ReferenceSet,
     Verdict,
     Weights,
     check,
@@ -75,8 +77,10 @@ def parse_fingerprint(data: object) -> Fingerprint:
 class _WindowCache:
     lock: threading.Lock = field(default_factory=threading.Lock)
     index: FingerprintIndex = field(default_factory=FingerprintIndex)
-    # created_at of every row the cache has taken in (indexed or unparseable), by pk.
-    created: dict[int, datetime] = field(default_factory=dict)
+    # The database's text form of created_at of every row taken in (indexed or not), by
+    # pk. Text because it is cheap to list and only equality matters: a pk listed with a
+    # different stamp is a different row (test databases reuse pks after a rollback).
+    stamps: dict[int, str] = field(default_factory=dict)
     unparseable: set[int] = field(default_factory=set)
     days: int | None = None
     builds: int = 0
@@ -84,17 +88,10 @@ class _WindowCache:
 
     def reset(self, days: int | None = None) -> None:
         self.index = FingerprintIndex()
-        self.created = {}
+        self.stamps = {}
         self.unparseable = set()
         self.days = days
         self.builds += 1
-
-    def _forget(self, pk: int) -> None:
-        if pk in self.unparseable:
-            self.unparseable.discard(pk)
-        else:
-            self.index.remove(pk)
-        del self.created[pk]
 
     def sync(self, *, start: datetime, end: datetime, days: int) -> FingerprintIndex:
         """Bring the index in step with the window ``[start, end]``; call with ``lock`` held."""
@@ -103,23 +100,23 @@ class _WindowCache:
         wanted = dict(
             ChallengeInstance.objects.filter(created_at__gte=start, created_at__lte=end)
             .exclude(state__in=EXCLUDED_STATES)
-            .values_list("pk", "created_at")
+            .values_list("pk", Cast("created_at", output_field=CharField()))
         )
-        expired = [pk for pk, at in self.created.items() if at < start]
-        if expired:
-            self.index.expire(start)
-            for pk in expired:
-                self.unparseable.discard(pk)
-                del self.created[pk]
-        for pk in [pk for pk, at in self.created.items() if wanted.get(pk) != at]:
-            self._forget(pk)
-        fresh = sorted(pk for pk in wanted if pk not in self.created)
+        self.index.expire(start)  # the bulk of what leaves: aged out, tombstoned in one pass
+        for pk, stamp in list(self.stamps.items()):
+            if wanted.get(pk) != stamp:  # aged out, rejected, deleted, or a different row
+                if pk in self.unparseable:
+                    self.unparseable.discard(pk)
+                elif pk in self.index:
+                    self.index.remove(pk)
+                del self.stamps[pk]
+        fresh = sorted(pk for pk in wanted if pk not in self.stamps)
         for offset in range(0, len(fresh), _FETCH_CHUNK):
             chunk = fresh[offset : offset + _FETCH_CHUNK]
             batch = []
             rows = ChallengeInstance.objects.filter(pk__in=chunk).values_list("pk", "fingerprint", "created_at")
             for pk, data, created_at in rows:
-                self.created[pk] = created_at
+                self.stamps[pk] = wanted[pk]
                 try:
                     batch.append((pk, Fingerprint.from_dict(data), created_at))
                 except FingerprintError as exc:
@@ -158,40 +155,87 @@ class _Without:
         return [m for m in self.inner.nearest(candidate, k + 1, weights) if m.key != self.key][:k]
 
 
-def _hall_of_fame_set(size: int) -> ReferenceSet:
+class _Renamed:
+    """An index over positions ``0..n-1`` answering with the entries' own keys.
+
+    Positions follow the external keys' order, so ties (broken by key ascending) come
+    out in the same order as a brute-force ``ReferenceSet`` over the same entries.
+    """
+
+    def __init__(self, entries: list[tuple[Hashable, Fingerprint]]) -> None:
+        entries = sorted(entries, key=lambda entry: entry[0])
+        self.keys = [key for key, _ in entries]
+        self.index = FingerprintIndex()
+        self.index.add_many((position, fp, _EPOCH) for position, (_, fp) in enumerate(entries))
+
+    def nearest(self, candidate: Fingerprint, k: int, weights: Weights) -> list[Match]:
+        return [dataclasses.replace(m, key=self.keys[m.key]) for m in self.index.nearest(candidate, k, weights)]
+
+
+@dataclass
+class _VersionedSet:
+    """A small comparison set rebuilt only when its version (an aggregate) changes."""
+
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    version: Any = None
+    value: _Renamed | None = None
+
+    def get(self, version: Any, load: Any) -> _Renamed:
+        with self.lock:
+            if self.value is None or version != self.version:
+                self.value, self.version = _Renamed(load()), version
+            return self.value
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_HALL_OF_FAME = _VersionedSet()
+_CORPUS = _VersionedSet()
+
+
+def _parsed(rows: Any, what: str) -> list[tuple[Hashable, Fingerprint]]:
     entries = []
-    rows = HallOfFameEntry.objects.order_by("rank").values_list("instance_id", "instance__fingerprint")[:size]
-    for pk, data in rows:
+    for key, data in rows:
         try:
-            entries.append((pk, Fingerprint.from_dict(data)))
+            entries.append((key, Fingerprint.from_dict(data)))
         except FingerprintError:
-            logger.warning("hall-of-fame instance %s has an invalid fingerprint; not compared", pk)
-    return ReferenceSet(entries)
+            logger.warning("%s %s has an invalid fingerprint; not compared", what, key)
+    return entries
 
 
-_CORPUS_LOCK = threading.Lock()
-_CORPUS_PARSED: dict[tuple[int, datetime], Fingerprint] = {}
+def _hall_of_fame_set(size: int) -> _Renamed:
+    rows = HallOfFameEntry.objects.order_by("rank")[:size]
+    version = (size, *HallOfFameEntry.objects.aggregate(
+        n=Count("pk"), last=Max("computed_at"), pks=Sum("instance_id")).values())
+    return _HALL_OF_FAME.get(version, lambda: _parsed(
+        rows.values_list("instance_id", "instance__fingerprint"), "hall-of-fame instance"))
 
 
-def _corpus_set() -> ReferenceSet:
-    """Active corpus entries keyed by their ``key``; parsed fingerprints cached by version."""
-    rows = list(CorpusEntry.objects.filter(active=True).values_list("pk", "updated_at", "key", "fingerprint"))
-    entries = []
-    with _CORPUS_LOCK:
-        live = set()
-        for pk, updated_at, key, data in rows:
-            version = (pk, updated_at)
-            live.add(version)
-            if version not in _CORPUS_PARSED:
-                try:
-                    _CORPUS_PARSED[version] = Fingerprint.from_dict(data)
-                except FingerprintError:
-                    logger.warning("corpus entry %s has an invalid fingerprint; not compared", key)
-                    continue
-            entries.append((key, _CORPUS_PARSED[version]))
-        for version in set(_CORPUS_PARSED) - live:
-            del _CORPUS_PARSED[version]
-    return ReferenceSet(entries)
+def _corpus_set() -> _Renamed:
+    """Active corpus entries keyed by their ``key``.
+
+    The version sees every change made through the corpus services (they set
+    ``updated_at``) and any change in which entries are active.
+    """
+    version = tuple(CorpusEntry.objects.aggregate(
+        entries=Count("pk"), live=Count("pk", filter=Q(active=True)), changed=Max("updated_at"),
+        live_pks=Sum("pk", filter=Q(active=True))).values())
+    return _CORPUS.get(version, lambda: _parsed(
+        CorpusEntry.objects.filter(active=True).values_list("key", "fingerprint"), "corpus entry"))
+
+
+def window_reference(*, now: datetime | None = None) -> dict[str, list[tuple[Hashable, Fingerprint]]]:
+    """The three comparison sets read straight from the database, uncached (for checks of the cache)."""
+    now = now or timezone.now()
+    config = novelty_settings()
+    window = ChallengeInstance.objects.filter(
+        created_at__gte=config.window.window_start(now), created_at__lte=now
+    ).exclude(state__in=EXCLUDED_STATES)
+    return {
+        "window": _parsed(window.values_list("pk", "fingerprint"), "instance"),
+        "hall_of_fame": _parsed(HallOfFameEntry.objects.order_by("rank")[: config.window.hall_of_fame_size]
+                                .values_list("instance_id", "instance__fingerprint"), "hall-of-fame instance"),
+        "corpus": _parsed(CorpusEntry.objects.filter(active=True).values_list("key", "fingerprint"), "corpus entry"),
+    }
 
 
 def _decide(candidate: Fingerprint, *, now: datetime, exclude_instance_id: int | None,

@@ -4,9 +4,14 @@ import pytest
 from django.utils import timezone
 
 from challenges.models import ChallengeInstance, CorpusEntry, HallOfFameEntry
-from challenges.novelty import Fingerprint, ReferenceSet, Thresholds, Verdict, check, similarity
+from challenges.novelty import Fingerprint, ReferenceSet, Verdict, check, similarity
 from challenges.services.corpus import corpus_entry_create
-from challenges.services.novelty import fingerprint_check, window_cache_reset, window_cache_stats
+from challenges.services.novelty import (
+    fingerprint_check,
+    window_cache_reset,
+    window_cache_stats,
+    window_reference,
+)
 from core.errors import ValidationFailed
 from core.models import AuditEvent
 from core.services import config_set
@@ -140,32 +145,43 @@ def test_bad_fingerprints_are_refused_naming_the_field(data, field, code):
     assert not AuditEvent.objects.filter(verb="novelty.checked").exists()
 
 
-def test_cached_window_equals_a_fresh_build_and_a_brute_force_reference():
+def test_cached_sets_equal_a_fresh_build_and_a_brute_force_reference():
     now = timezone.now()
     variants = [fp(), FLAG, NOTE, ACCEPT, fp(domain="tide tables"), fp(complexity_tier=1),
                 unrelated(key_concepts=["pagination"]), fp(tech_stack=["rust"])]
     rows = [instance(fingerprint=v, created_at=now - timedelta(days=3 + i)) for i, v in enumerate(variants)]
-    fingerprint_check(fingerprint=fp(), now=now)  # builds the cache
+    old = instance(fingerprint=fp(domain="harbour dues"), created_at=now - timedelta(days=300))
+    corpus_entry_create(key="b-entry", category="debugging_qa", title="B", note="Same as A.", fingerprint=NOTE,
+                        by=None, reason="test")
+    fingerprint_check(fingerprint=fp(), now=now)  # builds the caches
     builds = window_cache_stats()["builds"]
-    # Changes after the build: new rows, a rejection, an expiry, a row with an unusable fingerprint.
+    # Changes after the build: new rows, a rejection, an expiry, a row with an unusable
+    # fingerprint, a new hall-of-fame entry, a corpus entry that ties with another and one withdrawn.
     rows.append(instance(fingerprint=fp(architecture="plugin host"), created_at=now - timedelta(days=1)))
     rows.append(instance(fingerprint=fp(bug_location="ledger"), created_at=now - timedelta(hours=1)))
     ChallengeInstance.objects.filter(pk=rows[0].pk).update(state=ChallengeInstance.State.REJECTED)
     ChallengeInstance.objects.filter(pk=rows[1].pk).update(created_at=now - timedelta(days=200))
     instance(fingerprint={"bug_type": "legacy row"}, created_at=now - timedelta(days=2))
+    HallOfFameEntry.objects.create(instance=old, solves=4, rank=1, computed_at=now)
+    corpus_entry_create(key="a-entry", category="debugging_qa", title="A", note="Same as B.", fingerprint=NOTE,
+                        by=None, reason="test")
+    withdrawn = corpus_entry_create(key="c-entry", category="real_world_bug", title="C", note="Gone.",
+                                    fingerprint=FLAG, by=None, reason="test")
+    CorpusEntry.objects.filter(pk=withdrawn.pk).update(active=False)
     later = now + timedelta(hours=2)
 
-    for candidate in (fp(), FLAG, NOTE, fp(domain="tide tables")):
+    for candidate in (fp(), FLAG, NOTE, fp(domain="harbour dues"), unrelated()):
         cached = fingerprint_check(fingerprint=candidate, now=later)
         assert window_cache_stats()["builds"] == builds, "the incremental path must not rebuild"
         window_cache_reset()
         fresh = fingerprint_check(fingerprint=candidate, now=later)
         assert cached == fresh
-        live = ChallengeInstance.objects.exclude(state=ChallengeInstance.State.REJECTED).filter(
-            created_at__gte=later - timedelta(days=90)).exclude(fingerprint={"bug_type": "legacy row"})
-        reference = ReferenceSet((i.pk, Fingerprint.from_dict(i.fingerprint)) for i in live)
-        expected = check(Fingerprint.from_dict(candidate), reference, thresholds=Thresholds(), k=5)
+        sets = window_reference(now=later)
+        expected = check(Fingerprint.from_dict(candidate), ReferenceSet(sets["window"]),
+                         ReferenceSet(sets["hall_of_fame"]), ReferenceSet(sets["corpus"]), k=5)
         assert cached == expected
         builds = window_cache_stats()["builds"]
-    assert rows[0].pk not in {m.key for m in cached.matches}
-
+    window_keys = {m.key for m in cached.matches if m.source == "window"}
+    assert rows[0].pk not in window_keys and rows[1].pk not in window_keys
+    corpus_keys = [m.key for m in cached.matches if m.source == "corpus"]
+    assert corpus_keys == ["a-entry", "b-entry"]  # equal scores: key order, as the reference
