@@ -18,7 +18,12 @@ from challenges.engine.context import BuildContext
 from challenges.engine.ir import Blueprint, Bug, Canary, Feature, Fix, Import, Module, RedHerring
 from challenges.engine.model import FactToken, Slot, Template, TemplateSpec, register
 from challenges.engine.naming import human, pascal, snake
-from challenges.engine.templates.paged_listing_cache import python_src, python_tests
+from challenges.engine.templates.paged_listing_cache import (
+    javascript_src,
+    javascript_tests,
+    python_src,
+    python_tests,
+)
 
 # Identifiers the generated code uses for itself; a lexicon whose words collide
 # with them would produce shadowing or duplicate names.
@@ -40,7 +45,7 @@ class PagedListingCache(Template):
         bug_type="dropped cache invalidation on ownership transfer",
         solution_approach="restore-cache-invalidation",
         tier=4,
-        languages=("python",),
+        languages=("python", "javascript"),
         key_concepts=("pagination", "ttl-cache", "cache-invalidation", "ownership-transfer"),
         architecture="layered-service",
         structures=("flat", "nested", "domain-driven", "layer-driven"),
@@ -99,6 +104,7 @@ class PagedListingCache(Template):
             "entity_h": human(entity), "entities_h": human(entities),
             "Entity_h": human(entity).capitalize(), "Entities_h": human(entities).capitalize(),
             "owner": n.fn(owner), "Owner": pascal(owner), "owner_h": human(owner),
+            "a_owner": ("an " if human(owner)[0] in "aeiou" else "a ") + human(owner),
             "owners_h": human(owners), "Owner_h": human(owner).capitalize(),
             "id_f": n.field(f["identifier"]), "id_h": human(f["identifier"]),
             "label_f": n.field(f["label"]), "label_h": human(f["label"]),
@@ -107,6 +113,8 @@ class PagedListingCache(Template):
             "cat_f": n.field(f["category"]), "cat_h": human(f["category"]),
             "status_f": n.field(f["status"]), "status_h": human(f["status"]),
             "ts_f": n.field(f["timestamp"]),
+            "IdF": pascal(f["identifier"]),
+            "id_prefix_key": snake(f["identifier"]) + "_prefix",
             "CacheCls": str(ctx.slot("cache_noun")),
             "RepoCls": pascal(entity) + str(ctx.slot("repo_noun")),
             "SvcCls": pascal(entity) + str(ctx.slot("service_noun")),
@@ -143,7 +151,8 @@ class PagedListingCache(Template):
 
     # ------------------------------------------------------------------
     def build(self, ctx: BuildContext) -> Blueprint:
-        src, tst = python_src, python_tests
+        src = python_src if ctx.py else javascript_src
+        tst = python_tests if ctx.py else javascript_tests
         names = self.names(ctx)
         nm = names
         stem = ctx.namer.file
@@ -178,7 +187,7 @@ class PagedListingCache(Template):
             "api": Module("api", stem("handlers") if ctx.py else stem("routes"), src.API, role="api",
                           feature="handlers",
                           imports=(
-                              Import("cache", (nm["CacheCls"],)),
+                              Import("cache", (nm["CacheCls"],) if ctx.py else (nm["CacheCls"], "monotonicSeconds")),
                               Import("config", ("load_settings",) if ctx.py else ("loadSettings",)),
                               Import("errors", (f"{nm['Base']}Error", nm["ErrInvalid"])),
                               Import("repository", (nm["RepoCls"],)),
@@ -188,8 +197,8 @@ class PagedListingCache(Template):
         tests = self._tests(ctx, tst, nm)
         oracle = self._oracle(ctx, tst, nm)
         sites, bug = self._sites(ctx, src)
-        canaries = self._canaries(ctx, src, sites)
-        herrings = self._herrings(ctx, src, sites)
+        canaries = self._canaries(ctx, src, tst)
+        herrings = self._herrings(ctx, src, tst)
         features = [
             Feature("records", f"Add {nm['entity_h']} records and validation",
                     f"{nm['Entity_h']} records with validation of every field."),
@@ -214,7 +223,7 @@ class PagedListingCache(Template):
                    f"and serves paginated {nm['owner_h']} listings from a short-lived cache.")
         sections = [(
             "How listings are served",
-            f"Listings of a {nm['owner_h']}'s {nm['entities_h']} are sorted oldest first and cut into "
+            f"Listings of {nm['a_owner']}'s {nm['entities_h']} are sorted oldest first and cut into "
             f"pages. Each page is cached for `cache_ttl_seconds`; registering, advancing, moving or "
             f"cancelling a {nm['entity_h']} drops the cached pages it affects. {nm['Owner_h']} names "
             f"are compared case-insensitively.",
@@ -252,7 +261,7 @@ class PagedListingCache(Template):
     def _tests(self, ctx: BuildContext, tst, nm: dict[str, str]) -> list[Module]:
         n = ctx.namer
         err = (nm["ErrConflict"], nm["ErrInvalid"], nm["ErrMissing"])
-        service_text = tst.TEST_SERVICE + (tst.HERRING_TEST if ctx.has_herring("misleading-test") else "")
+        service_text = tst.TEST_SERVICE + (tst.HERRING_TEST_TEXT if ctx.has_herring("misleading-test") else "")
         return [
             Module("t_pagination", n.file("pagination"), tst.TEST_PAGINATION, feature="pagination", test=True,
                    imports=(Import("pagination", ("clamp_limit", "paginate") if ctx.py
@@ -341,24 +350,24 @@ class PagedListingCache(Template):
             )
         return sites, bug
 
-    def _canaries(self, ctx: BuildContext, src, sites: dict[str, str]) -> list[Canary]:
+    def _canaries(self, ctx: BuildContext, src, tst) -> list[Canary]:
         out = []
         if ctx.has_canary("strict-has-more"):
             out.append(Canary("strict-has-more", "has_more",
                               "`<` in has_more looks like an off-by-one but the window end is exclusive.",
-                              src.HAS_MORE_NAIVE, "test_last_page_reports_nothing_more"))
+                              src.HAS_MORE_NAIVE, tst.GUARD_HAS_MORE))
         if ctx.has_canary("ttl-expiry"):
             out.append(Canary("ttl-expiry", "ttl_check",
                               "`>=` in the TTL check looks one tick early but matches the documented "
                               "contract (served while age < ttl).",
-                              src.TTL_NAIVE, "test_cache_entry_expires_at_ttl"))
+                              src.TTL_NAIVE, tst.GUARD_TTL))
         if ctx.has_canary("zero-based-page"):
             out.append(Canary("zero-based-page", "offset_param",
                               "`page * limit` looks like a missing `- 1` but pages count from 0.",
-                              src.OFFSET_PAGE_NAIVE, "test_page_numbers_start_at_zero"))
+                              src.OFFSET_PAGE_NAIVE, tst.GUARD_PAGE))
         return out
 
-    def _herrings(self, ctx: BuildContext, src, sites: dict[str, str]) -> list[RedHerring]:
+    def _herrings(self, ctx: BuildContext, src, tst) -> list[RedHerring]:
         out = []
         nm_owner = human(ctx.lex.noun("owner"))
         if ctx.has_herring("misleading-log"):
@@ -370,7 +379,7 @@ class PagedListingCache(Template):
             out.append(RedHerring("misleading-test",
                                   "A visible test named after page boundaries fails; the cause is the stale "
                                   "cache, not pagination.",
-                                  failing_tests=("test_last_page_boundary_after_reassignment",)))
+                                  failing_tests=(tst.HERRING_TEST,)))
         if ctx.has_herring("suspicious-commit"):
             out.append(RedHerring("suspicious-commit",
                                   "A late commit rewrites the same-owner shortcut right above the bug site; "

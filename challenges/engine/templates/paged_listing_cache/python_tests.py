@@ -1,5 +1,10 @@
 """Python visible and hidden tests of the paged-listing-cache template."""
 
+GUARD_HAS_MORE = "test_last_page_reports_nothing_more"
+GUARD_TTL = "test_cache_entry_expires_at_ttl"
+GUARD_PAGE = "test_page_numbers_start_at_zero"
+HERRING_TEST = "test_last_page_boundary_after_reassignment"
+
 CLOCK = '''
 
 class FakeClock:
@@ -182,7 +187,7 @@ class ListingServiceTest(unittest.TestCase):
             self.service.{{fn_get}}("{{id_prefix}}-99999")
 '''
 
-HERRING_TEST = '''
+HERRING_TEST_TEXT = '''
 
 class ListingPaginationTest(unittest.TestCase):
     def setUp(self):
@@ -321,6 +326,15 @@ class {{Owner}}ChangeTest(unittest.TestCase):
         self.assertEqual(self.ids(OWNER_A, status="{{status1}}"), [])
         self.service.{{fn_advance}}(record.{{id_f}}, "{{status1}}")
         self.assertEqual(self.ids(OWNER_A, status="{{status1}}"), [record.{{id_f}}])
+
+    def test_{{status_f}}_filters_keep_separate_pages(self):
+        first = self.add(OWNER_A, "one")
+        second = self.add(OWNER_A, "two")
+        self.service.{{fn_advance}}(first.{{id_f}}, "{{status1}}")
+        self.assertEqual(self.ids(OWNER_A, status="{{status0}}"), [second.{{id_f}}])
+        self.assertEqual(self.ids(OWNER_A, status="{{status1}}"), [first.{{id_f}}])
+        self.assertEqual(self.ids(OWNER_A, status="{{status2}}"), [])
+        self.assertEqual(len(self.ids(OWNER_A)), 2)
 
     def test_{{fn_cancel}}_drops_record_from_listing(self):
         record = self.add(OWNER_A, "one")
