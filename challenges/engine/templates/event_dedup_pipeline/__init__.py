@@ -27,7 +27,12 @@ from challenges.engine.context import BuildContext
 from challenges.engine.ir import Blueprint, Bug, Canary, Feature, Fix, Import, Module, RedHerring
 from challenges.engine.model import Slot, Template, TemplateSpec, register
 from challenges.engine.naming import human, kebab, pascal
-from challenges.engine.templates.event_dedup_pipeline import python_src, python_tests
+from challenges.engine.templates.event_dedup_pipeline import (
+    javascript_src,
+    javascript_tests,
+    python_src,
+    python_tests,
+)
 
 
 def article(noun: str) -> str:
@@ -43,27 +48,61 @@ LOCAL_WORDS = frozenset({
     "flaky", "calls", "failures", "window", "capacity", "new",
 })
 
-KEY_GOLD = "parts = (envelope.source, envelope.{{eid}})"
-KEY_FAULTY = "parts = (envelope.source, envelope.{{ref_f}})"
-KEY_ALT_ORDER = "parts = (envelope.{{eid}}, envelope.source)"
-KEY_ALT_WIDER = "parts = (envelope.source, envelope.{{eid}}, envelope.{{ref_f}})"
-WINDOW_GOLD = "window_ms=settings.dedup_window_seconds * 1000,"
-WINDOW_FAULTY = "window_ms=settings.dedup_window_seconds,"
-WINDOW_ALT_HELPER = "window_ms=seconds_to_ms(settings.dedup_window_seconds),"
-WINDOW_ALT_FLOAT = "window_ms=int(1000.0 * settings.dedup_window_seconds),"
-WINDOW_CHECK = "return now_ms - self._first_seen[key] >= self.window_ms"
-WINDOW_CHECK_NAIVE = "return now_ms - self._first_seen[key] > self.window_ms"
-SLICE = "yield items[start:start + size]"
-SLICE_NAIVE = "yield items[start:start + size - 1]"
-RETRY = "for attempt in range(max_retries + 1):"
-RETRY_NAIVE = "for attempt in range(max_retries):"
-FORGET = "self._seen.forget(key)"
-AGE_LOG = """if envelope.age_ms() > self._max_age_ms // 2:
+# Site snippets per language: (python, javascript).
+SNIPPETS = {
+    "key_gold": ("parts = (envelope.source, envelope.{{eid}})",
+                 "const parts = [envelope.source, envelope.{{eid}}];"),
+    "key_faulty": ("parts = (envelope.source, envelope.{{ref_f}})",
+                   "const parts = [envelope.source, envelope.{{ref_f}}];"),
+    "key_alt_order": ("parts = (envelope.{{eid}}, envelope.source)",
+                      "const parts = [envelope.{{eid}}, envelope.source];"),
+    "key_alt_wider": ("parts = (envelope.source, envelope.{{eid}}, envelope.{{ref_f}})",
+                      "const parts = [envelope.source, envelope.{{eid}}, envelope.{{ref_f}}];"),
+    "window_gold": ("window_ms=settings.dedup_window_seconds * 1000,",
+                    "windowMs: settings.dedupWindowSeconds * 1000,"),
+    "window_faulty": ("window_ms=settings.dedup_window_seconds,",
+                      "windowMs: settings.dedupWindowSeconds,"),
+    "window_alt_helper": ("window_ms=seconds_to_ms(settings.dedup_window_seconds),",
+                          "windowMs: secondsToMs(settings.dedupWindowSeconds),"),
+    "window_alt_float": ("window_ms=int(1000.0 * settings.dedup_window_seconds),",
+                         "windowMs: Math.round(1000.0 * settings.dedupWindowSeconds),"),
+    "window_check": ("return now_ms - self._first_seen[key] >= self.window_ms",
+                     "return nowMs - this._firstSeen.get(key) >= this.windowMs;"),
+    "window_check_naive": ("return now_ms - self._first_seen[key] > self.window_ms",
+                           "return nowMs - this._firstSeen.get(key) > this.windowMs;"),
+    "slice": ("yield items[start:start + size]", "yield items.slice(start, start + size);"),
+    "slice_naive": ("yield items[start:start + size - 1]", "yield items.slice(start, start + size - 1);"),
+    "slice_before": ("yield list(items[start:start + size])", "yield [...items.slice(start, start + size)];"),
+    "retry": ("for attempt in range(max_retries + 1):",
+              "for (let attempt = 0; attempt <= maxRetries; attempt += 1) {"),
+    "retry_naive": ("for attempt in range(max_retries):",
+                    "for (let attempt = 0; attempt < maxRetries; attempt += 1) {"),
+    "forget": ("self._seen.forget(key)", "this._seen.forget(key);"),
+    "age_log": ("""if envelope.age_ms() > self._max_age_ms // 2:
     logger.warning(
         "%s from %s arrived %d ms after it occurred; source clock skew?",
         envelope.{{eid}}, envelope.source, envelope.age_ms(),
-    )"""
-BATCH_SIZE_BEFORE = "for chunk in chunks(raw_events, self._settings.batch_size):"
+    )""", """if (envelope.ageMs() > this._maxAgeMs / 2) {
+  this._logger.warn(
+    `${envelope.{{eid}}} from ${envelope.source} arrived ${envelope.ageMs()} ms after it occurred; `
+      + 'source clock skew?',
+  );
+}"""),
+}
+
+# Hidden and misleading test names per language: (python method, javascript title).
+TESTS = {
+    "window-boundary": ("test_redelivery_at_the_window_end_is_processed_again",
+                        "processes a redelivery at the window end again"),
+    "batch-slice": ("test_every_{event}_of_a_large_batch_is_processed",
+                    "processes every {event_h} of a large batch"),
+    "retry-count": ("test_consumer_recovering_on_the_last_retry_gets_the_{event}",
+                    "delivers to a consumer recovering on the last retry"),
+    "forget-on-failure": ("test_failed_{event}_is_taken_on_redelivery", "takes a failed {event_h} on redelivery"),
+    "herring-window": ("test_retry_after_timeout_is_not_counted_twice",
+                       "does not count a retry after a timeout twice"),
+    "herring-key": ("test_batch_split_keeps_every_{event}", "keeps every {event_h} when a batch is split"),
+}
 
 
 @register
@@ -76,7 +115,7 @@ class EventDedupPipeline(Template):
         bug_type="de-duplication window or key derived wrongly",
         solution_approach="restore-dedup-window-or-key",
         tier=5,
-        languages=("python",),
+        languages=("python", "javascript"),
         key_concepts=("idempotency", "at-least-once-delivery", "deduplication", "ttl-window",
                       "time-units", "retries", "dead-letter"),
         architecture="event-pipeline",
@@ -102,7 +141,7 @@ class EventDedupPipeline(Template):
         return not (used & LOCAL_WORDS) and len(used) == 7
 
     def names(self, ctx: BuildContext) -> dict[str, str]:
-        lex = ctx.lex
+        lex, n = ctx.lex, ctx.namer
         event, events, entity = lex.noun("event"), lex.noun("event", True), lex.noun("entity")
         ref, cat, qty = lex.field("identifier"), lex.field("category"), lex.field("quantity")
         refs, labels, cats = lex.samples("identifier"), lex.samples("label"), lex.categories
@@ -111,14 +150,16 @@ class EventDedupPipeline(Template):
         return {
             "project": ctx.project, "Base": pascal(ctx.project),
             "ErrInvalid": pascal(lex.error("invalid")), "ErrUnavailable": pascal(lex.error("unavailable")),
-            "event": event, "events": events, "Event_h": human(event).capitalize(),
-            "event_h": human(event), "a_event_h": article(human(event)), "events_h": human(events), "Events_h": human(events).capitalize(),
-            "eid": f"{event}_id",
-            "entity": entity, "Entity": pascal(entity), "entity_h": human(entity),
-            "ref_f": ref, "cat_f": cat, "cat_h": human(cat), "Cat": pascal(cat), "qty_f": qty,
-            "qty_h": human(qty),
+            "event": n.fn(event), "events": n.fn(events), "Event_h": human(event).capitalize(),
+            "event_h": human(event), "a_event_h": article(human(event)), "events_h": human(events),
+            "Events_h": human(events).capitalize(),
+            "eid": n.fn(event, "id"),
+            "entity": n.fn(entity), "Entity": pascal(entity), "entity_h": human(entity),
+            "ref_f": n.fn(ref), "cat_f": n.fn(cat), "cat_h": human(cat), "Cat": pascal(cat),
+            "qty_f": n.fn(qty), "qty_h": human(qty),
             "Pipeline": pascal(event, "pipeline"),
             "categories_tuple": "(" + ", ".join(f'"{c}"' for c in cats) + ")",
+            "categories_list": "[" + ", ".join(f"'{c}'" for c in cats) + "]",
             "cat_a": cats[0], "cat_a_upper": cats[0].upper(), "cat_b": cats[1],
             "ref_a": refs[0], "ref_b": refs[1],
             "source_a": sources[0], "source_b": sources[1], "source_a_upper": sources[0].upper(),
@@ -130,10 +171,20 @@ class EventDedupPipeline(Template):
         }
 
     def build(self, ctx: BuildContext) -> Blueprint:
-        src, tst = python_src, python_tests
+        src = python_src if ctx.py else javascript_src
+        tst = python_tests if ctx.py else javascript_tests
         nm = self.names(ctx)
         stem = ctx.namer.file
+        f = ctx.namer.fn
         boundary = ctx.level == "layer-boundary"
+        lang = 0 if ctx.py else 1
+
+        def snip(key: str) -> str:
+            return SNIPPETS[key][lang]
+
+        def test_name(key: str) -> str:
+            return TESTS[key][lang].format(event=nm["event"], event_h=nm["event_h"])
+
         modules = [
             Module("errors", stem("errors"), src.ERRORS, role="errors", feature="envelopes"),
             Module("clock", stem("clock"), src.CLOCK, role="util", feature="envelopes"),
@@ -150,12 +201,12 @@ class EventDedupPipeline(Template):
             Module("pipeline", stem(nm["event"], "pipeline"), src.PIPELINE, role="service", feature="pipeline",
                    imports=(Import("batching", ("chunks",)),
                             Import("delivery", ("deliver",)),
-                            Import("envelope", ("parse_envelope",)),
+                            Import("envelope", (f("parse_envelope"),)),
                             Import("errors", ("DeliveryFailed", nm["ErrInvalid"])),
-                            Import("keys", ("idempotency_key",)))),
+                            Import("keys", (f("idempotency_key"),)))),
             Module("app", stem("app"), src.APP, role="api", feature="app",
-                   imports=(Import("clock", ("SystemClock", "seconds_to_ms")),
-                            Import("config", ("load_settings",)),
+                   imports=(Import("clock", ("SystemClock", f("seconds_to_ms"))),
+                            Import("config", (f("load_settings"),)),
                             Import("errors", (nm["ErrInvalid"],)),
                             Import("pipeline", (nm["Pipeline"],)),
                             Import("projections", (f"{nm['Cat']}Totals", f"{nm['Entity']}Activity", "Router")),
@@ -166,53 +217,54 @@ class EventDedupPipeline(Template):
             "{{herring_test}}", (tst.HERRING_WINDOW if boundary else tst.HERRING_KEY) if herring else "")
         tests = [
             Module("t_envelope", stem("envelope"), tst.TEST_ENVELOPE, feature="envelopes", test=True,
-                   imports=(Import("envelope", ("parse_envelope",)), Import("errors", (nm["ErrInvalid"],)))),
+                   imports=(Import("envelope", (f("parse_envelope"),)), Import("errors", (nm["ErrInvalid"],)))),
             Module("t_keys", stem("keys"), tst.TEST_KEYS, feature="dedup", test=True,
-                   imports=(Import("envelope", ("parse_envelope",)), Import("keys", ("idempotency_key",)))),
+                   imports=(Import("envelope", (f("parse_envelope"),)), Import("keys", (f("idempotency_key"),)))),
             Module("t_seen", stem("seen"), tst.TEST_SEEN, feature="delivery", test=True,
                    imports=(Import("batching", ("chunks",)), Import("seen", ("SeenSet",)))),
             Module("t_delivery", stem("delivery"), tst.TEST_DELIVERY, feature="delivery", test=True,
                    imports=(Import("delivery", ("deliver",)),
                             Import("errors", ("DeliveryFailed", nm["ErrUnavailable"])))),
             Module("t_pipeline", stem(nm["event"], "pipeline"), pipeline_test, feature="app", test=True,
-                   imports=(Import("app", ("build_pipeline", "handle_batch")),
+                   imports=(Import("app", (f("build_pipeline"), f("handle_batch"))),
                             Import("clock", ("ManualClock",)), Import("config", ("Settings",)))),
         ]
         oracle = [
             Module("h_dedup", stem("redelivery", "rules"), tst.HIDDEN, test=True, hidden=True,
-                   imports=(Import("app", ("build_pipeline", "handle_batch", "handle_stats")),
-                            Import("clock", ("ManualClock",)), Import("config", ("Settings",)),
-                            Import("envelope", ("parse_envelope",)),
-                            Import("errors", (nm["ErrUnavailable"],)), Import("keys", ("idempotency_key",)))),
+                   imports=(Import("app", (f("build_pipeline"), f("handle_batch"), f("handle_stats"))),
+                            Import("clock", ("ManualClock",) if ctx.py else ("ManualClock", "SystemClock")),
+                            Import("config", ("Settings",)),
+                            Import("envelope", (f("parse_envelope"),)),
+                            Import("errors", (nm["ErrUnavailable"],)), Import("keys", (f("idempotency_key"),)))),
         ]
         sites = {
-            "key_parts": KEY_GOLD, "window_arg": WINDOW_GOLD, "window_check": WINDOW_CHECK,
-            "chunk_slice": SLICE, "retry_loop": RETRY, "forget_key": FORGET, "age_log": "",
+            "key_parts": snip("key_gold"), "window_arg": snip("window_gold"), "window_check": snip("window_check"),
+            "chunk_slice": snip("slice"), "retry_loop": snip("retry"), "forget_key": snip("forget"), "age_log": "",
         }
         if boundary:
-            sites["window_arg"] = WINDOW_FAULTY
+            sites["window_arg"] = snip("window_faulty")
             bug = Bug(
                 site="window_arg",
-                gold=Fix("gold", {"window_arg": WINDOW_GOLD},
+                gold=Fix("gold", {"window_arg": snip("window_gold")},
                          "Convert the window from seconds to the milliseconds the seen-set works in."),
                 alternatives=(
-                    Fix("helper", {"window_arg": WINDOW_ALT_HELPER}, "Convert with the clock module's helper."),
-                    Fix("float-factor", {"window_arg": WINDOW_ALT_FLOAT}, "Multiply by 1000.0 and truncate."),
+                    Fix("helper", {"window_arg": snip("window_alt_helper")}, "Convert with the clock module's helper."),
+                    Fix("float-factor", {"window_arg": snip("window_alt_float")}, "Multiply by 1000.0 and truncate."),
                 ),
                 level="layer-boundary",
                 summary="The seen-set receives the de-duplication window in seconds but treats it as "
                         "milliseconds, so redeliveries after a fraction of a second count again.",
                 location="pipeline wiring of the seen-set window",
             )
-            fact = WINDOW_GOLD
+            fact = snip("window_gold")
         else:
-            sites["key_parts"] = KEY_FAULTY
+            sites["key_parts"] = snip("key_faulty")
             bug = Bug(
                 site="key_parts",
-                gold=Fix("gold", {"key_parts": KEY_GOLD}, "Key events by source and event id."),
+                gold=Fix("gold", {"key_parts": snip("key_gold")}, "Key events by source and event id."),
                 alternatives=(
-                    Fix("id-first", {"key_parts": KEY_ALT_ORDER}, "Event id first, then source."),
-                    Fix("wider-key", {"key_parts": KEY_ALT_WIDER},
+                    Fix("id-first", {"key_parts": snip("key_alt_order")}, "Event id first, then source."),
+                    Fix("wider-key", {"key_parts": snip("key_alt_wider")},
                         "Source, event id and entity reference together."),
                 ),
                 level="utility",
@@ -220,43 +272,42 @@ class EventDedupPipeline(Template):
                         "distinct events about one entity are dropped as duplicates.",
                 location="idempotency key helper",
             )
-            fact = KEY_GOLD
+            fact = snip("key_gold")
         canaries = []
         if ctx.has_canary("window-boundary"):
             canaries.append(Canary("window-boundary", "window_check",
                                    "`>=` in the expiry test looks one millisecond early; the window is "
-                                   "documented as half-open.", WINDOW_CHECK_NAIVE,
-                                   "test_redelivery_at_the_window_end_is_processed_again"))
+                                   "documented as half-open.", snip("window_check_naive"),
+                                   test_name("window-boundary")))
         if ctx.has_canary("batch-slice"):
             canaries.append(Canary("batch-slice", "chunk_slice",
                                    "`items[start:start + size]` looks like an off-by-one; slice ends are "
-                                   "exclusive.", SLICE_NAIVE,
-                                   f"test_every_{nm['event']}_of_a_large_batch_is_processed"))
+                                   "exclusive.", snip("slice_naive"),
+                                   test_name("batch-slice")))
         if ctx.has_canary("retry-count"):
             canaries.append(Canary("retry-count", "retry_loop",
                                    "`range(max_retries + 1)` looks like one retry too many; the first "
-                                   "call is not a retry.", RETRY_NAIVE,
-                                   f"test_consumer_recovering_on_the_last_retry_gets_the_{nm['event']}"))
+                                   "call is not a retry.", snip("retry_naive"),
+                                   test_name("retry-count")))
         if ctx.has_canary("forget-on-failure"):
             canaries.append(Canary("forget-on-failure", "forget_key",
                                    "Forgetting the key looks like it defeats de-duplication; it lets a "
                                    "failed event through on redelivery.", "",
-                                   f"test_failed_{nm['event']}_is_taken_on_redelivery"))
+                                   test_name("forget-on-failure")))
         herrings = []
         if ctx.has_herring("misleading-log"):
             herrings.append(RedHerring("misleading-log",
                                        "Late events are logged as source clock skew, pointing at the "
-                                       "sources rather than the pipeline.", snippets={"age_log": AGE_LOG}))
+                                       "sources rather than the pipeline.", snippets={"age_log": snip("age_log")}))
         if herring:
-            name = ("test_retry_after_timeout_is_not_counted_twice" if boundary
-                    else f"test_batch_split_keeps_every_{nm['event']}")
+            name = test_name("herring-window" if boundary else "herring-key")
             herrings.append(RedHerring("misleading-test",
                                        "A visible test named after retries or batching fails; the cause "
                                        "is de-duplication.", failing_tests=(name,)))
         if ctx.has_herring("suspicious-commit"):
             herrings.append(RedHerring("suspicious-commit",
                                        "A late commit touches batching in the pipeline; it is harmless.",
-                                       history_before={"chunk_slice": "yield list(items[start:start + size])"},
+                                       history_before={"chunk_slice": snip("slice_before")},
                                        message="Yield batch slices directly instead of copying them"))
         e_h, es_h = nm["event_h"], nm["events_h"]
         features = [
@@ -286,10 +337,16 @@ class EventDedupPipeline(Template):
             f"within that window; distinct {es_h} are never merged. {nm['Events_h']} whose delivery "
             f"fails after `max_retries` retries are dead-lettered and accepted again when redelivered.",
         )]
-        usage = ("```python\n"
-                 "pipeline, activity, totals = build_pipeline()\n"
-                 f"status, report = handle_batch(pipeline, {{\"{nm['events']}\": [...]}})\n"
-                 "```")
+        if ctx.py:
+            usage = ("```python\n"
+                     "pipeline, activity, totals = build_pipeline()\n"
+                     f"status, report = handle_batch(pipeline, {{\"{nm['events']}\": [...]}})\n"
+                     "```")
+        else:
+            usage = ("```js\n"
+                     "const { pipeline, activity, totals } = buildPipeline();\n"
+                     f"const {{ status, body }} = handleBatch(pipeline, {{ {nm['events']}: [...] }});\n"
+                     "```")
         return Blueprint(
             package=ctx.project, summary=summary, modules=modules, tests=tests, oracle=oracle,
             sites=sites, names=nm, bug=bug, canaries=canaries, red_herrings=herrings,
