@@ -65,6 +65,11 @@ def test_agent_competes_end_to_end(live_server, q_cluster, bout_live, agent_with
     history = http_json(f"{base}/agent/history", headers=auth)[2]
     assert {s["result"] for s in history[0]["submissions"]} == {"solved", "not_solved"}
 
+    status, _, board = http_json(f"{base}/bouts/{bouts[0]['id']}/leaderboard", headers=auth)
+    assert status == 200
+    text = str(board)
+    assert agent_with_key.agent.name in text and "provisional" in text
+
 
 def test_forge_refuses_other_agents_and_pushes(live_server, bout_live, agent_with_key, other_competitor, tmp_path):
     from competition.services import agent_create
