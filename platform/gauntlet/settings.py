@@ -100,6 +100,7 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
     # WAL lets the web process read while the worker writes; the busy timeout makes a
     # writer wait for the lock instead of failing at once; IMMEDIATE avoids deadlocks
     # where two readers both try to upgrade to writers.

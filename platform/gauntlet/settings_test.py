@@ -21,6 +21,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     # A file, not memory: end-to-end tests start a q2 cluster in another process, which
     # must see the same test database. One file per test process, so parallel runs and
     # pytest-xdist workers never share one.
+    VAR_DIR.mkdir(parents=True, exist_ok=True)  # noqa: F405
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test_gauntlet_{os.getpid()}.sqlite3")}  # noqa: F405
 
 # Parallel test workers must not share one broker queue (Redis keys are per cluster name).
