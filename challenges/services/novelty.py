@@ -18,7 +18,10 @@ left the window are expired by time in bulk, rows rejected (or deleted) since ar
 removed, and only rows the index has never seen are fetched and added. Listing instead
 of "everything above the last pk" keeps the cache exact when transactions commit out of
 pk order and when instances change state. Weights are applied at query time, so changing
-them needs no rebuild; changing the window length resets the index.
+them needs no rebuild; changing the window length resets the index. The corpus and the
+hall of fame (a few hundred rows) are indexed too and rebuilt whenever an aggregate
+version of their table (count, latest change, sum of pks) differs from the cached one.
+``window_reference`` reads all three sets uncached; tests prove both paths decide alike.
 """
 
 from __future__ import annotations

@@ -145,3 +145,12 @@ def test_calendar_names_next_date_and_binding_rule(pool):
     row = rotation_calendar(now=now)[0]
     assert not row.eligible and row.binding_rule == "stack_exhausted"
     assert row.next_eligible_at == now - timedelta(days=40) + timedelta(days=60)
+
+
+def test_engine_lexicons_are_the_pool_before_the_catalogue_is_synced():
+    from challenges.engine.lexicons import load_lexicons
+
+    only = template()
+    choice = rotation_pick(language="python")
+    assert choice.template == only
+    assert sorted(choice.allowed_lexicon_keys) == sorted(lex.key for lex in load_lexicons())
