@@ -6,4 +6,4 @@ class ChallengesConfig(AppConfig):
     verbose_name = "Challenges"
 
     def ready(self) -> None:
-        from challenges import config, novelty_config  # noqa: F401  (declare the app's settings)
+        from challenges import config, intake_config, novelty_config  # noqa: F401  (declare the app's settings)
