@@ -36,16 +36,83 @@ class ReasonForm(forms.Form):
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3, "cols": 60}))
 
 
+class IntakeAdminMixin:
+    """The substrate intake gate on the template page: scores with reasons, a re-check and a
+    gated activation (both need the change permission; activation asks for a reason)."""
+
+    @admin.display(description="intake gate")
+    def intake_scores(self, obj):
+        from challenges.services.intake import AXES
+
+        if not obj.intake or any(axis not in obj.intake for axis in AXES):
+            return "never checked: the template cannot be activated until the intake check passes"
+        rows = [(axis.replace("_", "-"), obj.intake[axis]["score"],
+                 f"> {obj.intake[axis]['threshold']} blocks" if obj.intake[axis]["gated"] else "report-only",
+                 "; ".join(obj.intake[axis]["reasons"])) for axis in AXES]
+        verdict = "passed" if obj.intake.get("passed") else "FAILED: " + " | ".join(obj.intake.get("failures", []))
+        return format_html("<p>{} (probe {}, samples: {})</p>{}", verdict, obj.intake.get("probe", "?"),
+                           ", ".join(obj.intake.get("samples", [])),
+                           self._intake_table(rows, ["axis", "score", "gate", "reasons"]))
+
+    @staticmethod
+    def _intake_table(rows, headers):
+        head = "".join(f"<th>{h}</th>" for h in headers)
+        body = "".join("<tr>" + "".join("<td>{}</td>" for _ in headers) + "</tr>" for _ in rows)
+        return format_html(f"<table><tr>{head}</tr>{body}</table>", *[str(v) for row in rows for v in row])
+
+    @admin.display(description="rig")
+    def intake_rig(self, obj):
+        return obj.intake.get("rig_confidence", {}).get("score", "—")
+
+    @admin.action(description="Run the intake check", permissions=["change"])
+    def run_intake_check(self, request, queryset):
+        from challenges.services.intake import template_intake_check
+
+        for template in queryset:
+            try:
+                intake = template_intake_check(template=template, by=request.user)
+            except ApplicationError as exc:
+                self.message_user(request, f"{template.slug}: {exc.message}", messages.ERROR)
+                continue
+            scores = ", ".join(f"{a.replace('_', '-')} {intake[a]['score']}"
+                               for a in ("rig_confidence", "recognisability", "memorisation"))
+            level = messages.SUCCESS if intake["passed"] else messages.WARNING
+            self.message_user(request, f"{template.slug}: {'passed' if intake['passed'] else 'FAILED'} ({scores})",
+                              level)
+
+    @admin.action(description="Activate (with a reason; runs the intake check)", permissions=["change"])
+    def activate(self, request, queryset):
+        from challenges.services.intake import template_activate
+
+        form = ReasonForm(request.POST if "apply" in request.POST else None)
+        if "apply" in request.POST and form.is_valid():
+            done = 0
+            for template in queryset:
+                try:
+                    template_activate(template=template, by=request.user, reason=form.cleaned_data["reason"])
+                    done += 1
+                except ApplicationError as exc:
+                    self.message_user(request, f"{template.slug}: {exc.message}", messages.ERROR)
+            self.message_user(request, ngettext("%d template activated.", "%d templates activated.", done) % done,
+                              messages.SUCCESS)
+            return None
+        return TemplateResponse(request, "admin/challenges/intake_activate.html", {
+            **self.admin_site.each_context(request), "title": "Activate templates", "form": form,
+            "objects": queryset, "action": "activate",
+        })
+
+
 @admin.register(ChallengeTemplate)
-class ChallengeTemplateAdmin(admin.ModelAdmin):
-    list_display = ("slug", "family", "bug_class", "tier", "languages", "state", "weight", "instance_count")
+class ChallengeTemplateAdmin(IntakeAdminMixin, admin.ModelAdmin):
+    list_display = ("slug", "family", "bug_class", "tier", "languages", "state", "weight", "intake_rig",
+                    "instance_count")
     list_filter = ("state", "family", "tier")
     search_fields = ("slug", "title", "bug_class")
-    readonly_fields = ("slug", "title", "family", "bug_class", "tier", "languages", "state", "state_reason", "intake",
-                       "intake_checked_at", "created_at", "updated_at")
+    readonly_fields = ("slug", "title", "family", "bug_class", "tier", "languages", "state", "state_reason",
+                       "intake_scores", "intake_checked_at", "created_at", "updated_at")
     fields = ("slug", "title", "family", "bug_class", "tier", "languages", "state", "state_reason", "weight",
-              "intake", "intake_checked_at", "created_at", "updated_at")
-    actions = ["generate_instances"]
+              "intake_scores", "intake_checked_at", "created_at", "updated_at")
+    actions = ["generate_instances", "run_intake_check", "activate"]
 
     def has_add_permission(self, request):
         return False  # templates come from the engine's registry (template_sync)

@@ -35,6 +35,7 @@ from challenges.engine.templates import load_all
 from challenges.models import ChallengeInstance, ChallengeTemplate, GenerationAttempt, GenerationRun
 from challenges.novelty import Verdict
 from challenges.services.instances import instance_release, instance_store
+from challenges.services.intake import template_activate_if_passing
 from challenges.services.novelty import decision_as_dict, fingerprint_check, fingerprint_review_open
 from challenges.services.rotation import rotation_pick
 from core.config import config_value, config_values
@@ -55,8 +56,10 @@ class GenerationResult:
 def template_sync(*, activate: bool = False, by: AbstractBaseUser | None = None) -> list[ChallengeTemplate]:
     """Mirror the engine's registered templates into the catalogue (idempotent).
 
-    New templates arrive as drafts unless ``activate``; metadata follows the code, while
-    state and weight stay what staff set.
+    New templates arrive as drafts; with ``activate`` each new one is activated only if it
+    passes the substrate intake gate (``template_activate_if_passing``), otherwise it stays a
+    draft whose ``state_reason`` says why. Metadata follows the code, while state and weight
+    stay what staff set.
     """
     load_all()
     synced = []
@@ -66,8 +69,7 @@ def template_sync(*, activate: bool = False, by: AbstractBaseUser | None = None)
             template, created = ChallengeTemplate.objects.select_for_update().get_or_create(
                 slug=slug,
                 defaults={"title": spec.title, "family": spec.family, "bug_class": spec.bug_class, "tier": spec.tier,
-                          "languages": list(spec.languages),
-                          "state": ChallengeTemplate.State.ACTIVE if activate else ChallengeTemplate.State.DRAFT},
+                          "languages": list(spec.languages), "state": ChallengeTemplate.State.DRAFT},
             )
             changed = {
                 name: value for name, value in (("title", spec.title), ("family", spec.family),
@@ -86,6 +88,8 @@ def template_sync(*, activate: bool = False, by: AbstractBaseUser | None = None)
                 audit_event_record(verb="template.registered", target=template, actor=by,
                                    actor_label="engine registry", after={"state": template.state},
                                    reason="registered by the engine")
+        if created and activate:
+            template_activate_if_passing(template=template, by=by, reason="registered by the engine")
         synced.append(template)
     return synced
 
