@@ -141,3 +141,18 @@ def test_landing_panels(client, review):
     html = client.get("/admin/").content.decode()
     assert 'id="panel-fingerprint-reviews"' in html and "1 flagged instance waiting" in html
     assert 'id="panel-rotation-eligible"' in html and "2 of 2 active templates eligible now" in html  # with the review's template
+
+
+@pytest.mark.parametrize("path", ["corpusentry", "fingerprintreview", "halloffameentry", "rotationcalendar"])
+def test_novelty_lists_render_for_staff(client, review, path):
+    client.force_login(User.objects.create_superuser("root", password="x" * 12))
+    response = client.get(f"/admin/challenges/{path}/")
+    assert response.status_code == 200
+
+
+def test_corpus_entries_cannot_be_deleted(client):
+    client.force_login(User.objects.create_superuser("root", password="x" * 12))
+    client.post("/admin/challenges/corpusentry/import/", {"file": SimpleUploadedFile("c.jsonl", _jsonl("one"))})
+    entry = CorpusEntry.objects.get()
+    assert client.post(f"/admin/challenges/corpusentry/{entry.pk}/delete/", {"post": "yes"}).status_code == 403
+    assert CorpusEntry.objects.filter(pk=entry.pk).exists()
