@@ -53,3 +53,31 @@ def test_patch_that_does_not_apply_is_an_error(instance):
     outcome = oracle_run(instance=instance, patch=f.GOLD_PATCH.replace("start_a <= end_b", "start_x <= end_y"))
     assert outcome.result == "error"
     assert outcome.reason.startswith("The patch does not apply")
+
+
+def _patch_body(lines):
+    body = "".join(f"+{line}\n" for line in lines)
+    header = f"@@ -3,4 +3,{4 + len(lines) - 1} @@"
+    return f.GOLD_PATCH.replace("@@ -3,4 +3,4 @@", header).replace(
+        "+    return start_a < end_b and start_b < end_a\n", body)
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["    import os", "    while True:", "        os.fork()"],
+        ["    import sys", "    while True:", "        sys.stdout.write('x' * 65536)"],
+        ["    with open('big.bin', 'wb') as out:", "        while True:", "            out.write(b'0' * 1048576)"],
+        ["    import socket", "    socket.create_connection(('127.0.0.1', 5432), 1).sendall(b'x')",
+         "    return start_a < end_b and start_b < end_a"],
+    ],
+    ids=["fork-bomb", "output-flood", "disk-fill", "socket"],
+)
+def test_hostile_patches_are_contained_and_not_solved(instance, lines):
+    from core.services import config_set
+
+    config_set(key="sandbox.cpu_seconds", value=2, by=None, reason="keep the test short")
+    config_set(key="sandbox.wall_seconds", value=8, by=None, reason="keep the test short")
+    outcome = oracle_run(instance=instance, patch=_patch_body(lines))
+    assert outcome.result == "not_solved", outcome
+    assert outcome.reason
