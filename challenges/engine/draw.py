@@ -8,8 +8,10 @@ tests); everything later in the pipeline is a pure function of the ``Draw``, so
 from __future__ import annotations
 
 import json
+import keyword
 import random
 import secrets
+import sys
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -77,6 +79,18 @@ class Draw:
         return cls.from_dict(data)
 
 
+def _usable_project_names(names: Sequence[str]) -> list[str]:
+    """Project names that cannot shadow a standard-library module or a keyword.
+
+    The Python package sits at the repository root, so a package called ``queue``
+    would break ``import logging`` inside the generated project.
+    """
+    usable = [n for n in names if n not in sys.stdlib_module_names and not keyword.iskeyword(n)]
+    if not usable:
+        raise DrawError("lexicon_project_names", f"no usable project name in {list(names)}", field="project_names")
+    return usable
+
+
 def make_draw(
     spec: Any,
     language: str,
@@ -106,7 +120,7 @@ def make_draw(
         template=spec.slug,
         language=language,
         lexicon_key=lex.key,
-        project_name=rnd.choice(list(lex.project_names)),
+        project_name=rnd.choice(_usable_project_names(lex.project_names)),
         structure=rnd.choice(list(spec.structures)),
         style=rnd.choice(list(spec.styles)),
         bug_level=rnd.choice(list(spec.bug_levels)),

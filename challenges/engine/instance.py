@@ -7,6 +7,8 @@ is the JSON-serialisable form the Django layer seals.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -78,6 +80,19 @@ class GeneratedInstance:
     def gold_patch(self) -> str:
         return self.gold.patch
 
+    def digest(self) -> str:
+        """SHA-256 over everything generated (workspace, commit ids, oracle, patches,
+        canary map): equal digests mean a rebuild reproduced the instance byte for byte."""
+        h = hashlib.sha256()
+        for part in (
+            self.files, self.oracle_files, [c.id for c in self.history.commits], self.gold.patch,
+            [a.patch for a in self.alternatives], [[c.path, list(c.lines), c.patch] for c in self.canaries],
+            asdict(self.gold_region), self.fingerprint,
+        ):
+            h.update(json.dumps(part, sort_keys=True).encode("utf-8"))
+            h.update(b"\0")
+        return h.hexdigest()
+
     def secrets_dict(self) -> dict[str, Any]:
         """The staff-only part, JSON-serialisable (oracle, patches, canary map...)."""
         return {
@@ -99,5 +114,6 @@ class GeneratedInstance:
             "fingerprint": self.fingerprint,
             "fact_tokens": [[phrase, list(anchors)] for phrase, anchors in self.fact_tokens],
             "bug_summary": self.bug_summary,
+            "digest": self.digest(),
             "commits": [asdict(c) for c in self.history.commits],
         }

@@ -77,3 +77,10 @@ def test_draw_invalid_json_is_a_named_error():
 
 def test_registry_holds_the_worked_example():
     assert "paged-listing-cache" in registry()
+
+
+def test_project_names_that_shadow_the_standard_library_are_never_drawn():
+    lexicon = dict(LEXICONS[0], project_names=["queue", "json", "coldtrack"])
+    names = {draw("paged-listing-cache", "python", random.Random(s), lexicons=[lexicon]).project_name
+             for s in range(20)}
+    assert names == {"coldtrack"}

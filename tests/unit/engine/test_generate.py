@@ -32,6 +32,15 @@ def test_rebuilding_from_the_recorded_draw_reproduces_every_byte(py_instance):
     assert [c.patch for c in again.canaries] == [c.patch for c in py_instance.canaries]
     assert again.fingerprint == py_instance.fingerprint
     assert again.gold_region == py_instance.gold_region
+    assert again.digest() == py_instance.digest()
+
+
+def test_digest_changes_with_any_byte(py_instance):
+    import dataclasses
+
+    path = py_instance.source_paths[0]
+    changed = dataclasses.replace(py_instance, files={**py_instance.files, path: py_instance.files[path] + " "})
+    assert changed.digest() != py_instance.digest()
 
 
 def test_history_shape(py_instance):
