@@ -117,7 +117,7 @@ class JobScheduler(Template):
             Module("workers", stem("workers"), src.WORKERS, role="events", feature="workers"),
             Module("api", stem("api"), src.API, role="api", feature="api",
                    imports=(Import("config", ("load_settings",)),
-                            Import("errors", (f"{nm['Base']}Error", nm["ErrInvalid"])),
+                            Import("errors", (f"{nm['Base']}Error", nm["ErrInvalid"], "JobConflict")),
                             Import("scheduler", (nm["SchedulerCls"],)))),
         ]
         herring_test = ctx.has_herring("misleading-test")
@@ -135,7 +135,8 @@ class JobScheduler(Template):
                             Import("config", ("Settings",)),
                             Import("workers", ("Worker", "drain")))),
             Module("t_api", stem("api"), tst.TEST_API, feature="api", test=True,
-                   imports=(Import("api", ("build_scheduler", "handle_get", "handle_ready", "handle_submit")),
+                   imports=(Import("api", ("build_scheduler", "handle_cancel", "handle_claim", "handle_finish",
+                                           "handle_get", "handle_ready", "handle_submit")),
                             Import("config", ("Settings",)))),
         ]
         oracle = [

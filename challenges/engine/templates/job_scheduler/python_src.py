@@ -348,16 +348,22 @@ class {{SchedulerCls}}:
             job = self._owned(key, worker)
             job.state = FAILED
             job.error = str(error)
-            cancelled = []
-            for dependent in self._graph.downstream(key):
-                other = self._jobs[dependent]
-                if other.state in (PENDING, READY):
-                    other.state = CANCELLED
-                    other.error = f"dependency {key} failed"
-                    self._queue.discard(dependent)
-                    cancelled.append(dependent)
+            cancelled = self._cancel_downstream(key, f"dependency {key} failed")
         logger.warning("job %s failed on %s: %s (cancelled %d)", key, worker, error, len(cancelled))
         self._notify("failed", job)
+        return cancelled
+
+    def cancel(self, key):
+        """Withdraw a job that has not started; everything downstream is cancelled too."""
+        with self._lock:
+            job = self._get(key)
+            if job.state not in (PENDING, READY):
+                raise JobConflict(f"job {key} is already {job.state}", key=key, state=job.state)
+            job.state = CANCELLED
+            job.error = "cancelled on request"
+            self._queue.discard(key)
+            cancelled = [key, *self._cancel_downstream(key, f"dependency {key} was cancelled")]
+        self._notify("cancelled", job)
         return cancelled
 
     # -- internals (call with the lock held) ------------------------------
@@ -387,6 +393,17 @@ class {{SchedulerCls}}:
                 self._queue.push(other)
                 released.append(dependent)
         return job, released, True
+
+    def _cancel_downstream(self, key, reason):
+        cancelled = []
+        for dependent in self._graph.downstream(key):
+            other = self._jobs[dependent]
+            if other.state in (PENDING, READY):
+                other.state = CANCELLED
+                other.error = reason
+                self._queue.discard(dependent)
+                cancelled.append(dependent)
+        return cancelled
 
     def _notify(self, event, job):
         for listener in list(self._listeners):
@@ -484,6 +501,42 @@ def handle_submit(scheduler, body):
 def handle_get(scheduler, key):
     try:
         return 200, scheduler.job(key).to_dict()
+    except {{Base}}Error as exc:
+        return _error(exc)
+
+
+def _worker_of(body):
+    worker = str(body.get("worker", "")).strip()
+    if not worker:
+        raise {{ErrInvalid}}("worker is required", field="worker")
+    return worker
+
+
+def handle_claim(scheduler, key, body):
+    """POST a claim for ``key`` on behalf of a remote worker."""
+    try:
+        job = scheduler.claim(key, _worker_of(body))
+    except {{Base}}Error as exc:
+        return _error(exc)
+    if job is None:
+        return _error(JobConflict(f"job {key} is not ready", key=key))
+    return 200, job.to_dict()
+
+
+def handle_finish(scheduler, key, body):
+    """POST the outcome of a claimed job: ``{"worker", "ok": true}`` or ``{"worker", "ok": false, "error"}``."""
+    try:
+        worker = _worker_of(body)
+        if body.get("ok", True):
+            return 200, {"key": key, "released": scheduler.complete(key, worker)}
+        return 200, {"key": key, "cancelled": scheduler.fail(key, worker, body.get("error") or "failed")}
+    except {{Base}}Error as exc:
+        return _error(exc)
+
+
+def handle_cancel(scheduler, key):
+    try:
+        return 200, {"key": key, "cancelled": scheduler.cancel(key)}
     except {{Base}}Error as exc:
         return _error(exc)
 

@@ -198,6 +198,22 @@ class ApiTest(unittest.TestCase):
         status, _payload = handle_get(self.scheduler, "{{key_z}}")
         self.assertEqual(status, 404)
 
+    def test_remote_worker_claims_and_finishes(self):
+        handle_submit(self.scheduler, {"key": "{{key_a}}", "kind": "{{kind_a}}"})
+        handle_submit(self.scheduler, {"key": "{{key_b}}", "kind": "{{kind_b}}", "depends_on": ["{{key_a}}"]})
+        status, payload = handle_claim(self.scheduler, "{{key_a}}", {"worker": "remote-1"})
+        self.assertEqual((status, payload["worker"]), (200, "remote-1"))
+        self.assertEqual(handle_claim(self.scheduler, "{{key_a}}", {"worker": "remote-2"})[0], 409)
+        status, payload = handle_finish(self.scheduler, "{{key_a}}", {"worker": "remote-1", "ok": True})
+        self.assertEqual((status, payload["released"]), (200, ["{{key_b}}"]))
+
+    def test_cancel_withdraws_downstream_jobs(self):
+        handle_submit(self.scheduler, {"key": "{{key_a}}", "kind": "{{kind_a}}"})
+        handle_submit(self.scheduler, {"key": "{{key_b}}", "kind": "{{kind_b}}", "depends_on": ["{{key_a}}"]})
+        status, payload = handle_cancel(self.scheduler, "{{key_a}}")
+        self.assertEqual((status, payload["cancelled"]), (200, ["{{key_a}}", "{{key_b}}"]))
+        self.assertEqual(handle_cancel(self.scheduler, "{{key_a}}")[0], 409)
+
     def test_ready_lists_counts(self):
         handle_submit(self.scheduler, {"key": "{{key_a}}", "kind": "{{kind_a}}"})
         status, payload = handle_ready(self.scheduler, {"limit": "5"})

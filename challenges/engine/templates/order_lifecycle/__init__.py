@@ -185,8 +185,10 @@ class OrderLifecycle(Template):
                             Import("errors", (nm["ErrConflict"], nm["ErrInvalid"], nm["ErrMissing"])),
                             Import("lifecycle", ("CANCELLED", "STATUSES")))),
             Module("t_handlers", stem("handlers"), tst.TEST_HANDLERS, feature="handlers", test=True,
-                   imports=(Import("api", ("build_service", "handle_action", "handle_create")),
-                            Import("config", ("Settings",)))),
+                   imports=(Import("api", ("build_service", "handle_action", "handle_create", "handle_list",
+                                           "handle_summary")),
+                            Import("config", ("Settings",)),
+                            Import("outbox", ("OutboxRelay",)))),
         ]
         oracle = [
             Module("h_lifecycle", stem(lex.noun("entity"), "transitions"), tst.HIDDEN_LIFECYCLE, test=True,

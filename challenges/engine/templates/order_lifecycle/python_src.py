@@ -266,9 +266,36 @@ class Outbox:
     def pending(self):
         return list(self._pending)
 
+    def requeue(self, messages):
+        """Put undelivered ``messages`` back in front, keeping their order."""
+        self._pending[:0] = list(messages)
+
     def drain(self):
         drained, self._pending = self._pending, []
         return drained
+
+
+class OutboxRelay:
+    """Delivers drained messages to ``sink``.
+
+    A message the sink rejects stays in the outbox, with everything after it,
+    so the next run delivers in the original order.
+    """
+
+    def __init__(self, outbox, sink):
+        self._outbox = outbox
+        self._sink = sink
+
+    def run(self):
+        """Deliver what is pending; returns how many messages were delivered."""
+        messages = self._outbox.drain()
+        for position, message in enumerate(messages):
+            try:
+                self._sink(message)
+            except Exception:
+                self._outbox.requeue(messages[position:])
+                return position
+        return len(messages)
 '''
 
 REPOSITORY = '''"""In-memory storage of {{entities_h}} with optimistic versioning."""
@@ -413,6 +440,22 @@ class {{SvcCls}}:
         updated = record.renamed({{label_f}}.strip())
         return self._repository.save(updated, expected_version=record.version)
 
+    def for_{{owner}}(self, {{owner}}, status=None):
+        """The {{entities_h}} of ``{{owner}}``, oldest first, optionally only those in ``status``."""
+        if status is not None and status not in STATUSES and status != CANCELLED:
+            raise {{ErrInvalid}}(f"unknown {{status_h}} {status!r}", field="{{status_f}}")
+        records = self._repository.for_{{owner}}({{owner}})
+        if status is not None:
+            records = [record for record in records if record.{{status_f}} == status]
+        return sorted(records, key=lambda record: record.{{id_f}})
+
+    def summary(self, {{owner}}):
+        """How many of ``{{owner}}``'s {{entities_h}} are in each {{status_h}}, and the balance."""
+        counts = {status: 0 for status in (*STATUSES, CANCELLED)}
+        for record in self._repository.for_{{owner}}({{owner}}):
+            counts[record.{{status_f}}] += 1
+        return {"{{owner}}": {{owner}}, "counts": counts, "balance": self._ledger.balance({{owner}})}
+
     def allowed_actions(self, {{id_f}}):
         """The actions a client may offer for a {{entity_h}} right now."""
         record = self._repository.get({{id_f}})
@@ -471,6 +514,19 @@ def handle_get(service, {{id_f}}):
         return 200, _view(service, service.{{fn_get}}({{id_f}}))
     except {{Base}}Error as exc:
         return _error(exc)
+
+
+def handle_list(service, {{owner}}, query):
+    """GET the {{entities_h}} of a {{owner_h}}; ``?{{status_f}}=`` narrows the list."""
+    try:
+        records = service.for_{{owner}}({{owner}}, query.get("{{status_f}}") or None)
+    except {{Base}}Error as exc:
+        return _error(exc)
+    return 200, {"{{owner}}": {{owner}}, "items": [record.to_dict() for record in records]}
+
+
+def handle_summary(service, {{owner}}):
+    return 200, service.summary({{owner}})
 
 
 def handle_action(service, {{id_f}}, body):

@@ -162,6 +162,31 @@ class HandlerTest(unittest.TestCase):
         status, _payload = handle_action(self.service, "{{id_prefix}}-00404", {"action": "advance"})
         self.assertEqual(status, 404)
 
+    def test_list_and_summary(self):
+        created = self.create()
+        handle_action(self.service, created["{{id_f}}"], {"action": "advance"})
+        self.create()
+        status, payload = handle_list(self.service, "{{owner_a}}", {"{{status_f}}": "{{status1}}"})
+        self.assertEqual((status, [item["{{id_f}}"] for item in payload["items"]]), (200, [created["{{id_f}}"]]))
+        self.assertEqual(handle_list(self.service, "{{owner_a}}", {"{{status_f}}": "lost"})[0], 400)
+        status, payload = handle_summary(self.service, "{{owner_a}}")
+        self.assertEqual((payload["counts"]["{{status0}}"], payload["counts"]["{{status1}}"]), (1, 1))
+        self.assertEqual(payload["balance"], 400)
+
+    def test_relay_keeps_undelivered_messages(self):
+        delivered = []
+
+        def sink(message):
+            if len(delivered) == 1:
+                raise ConnectionError("sink offline")
+            delivered.append(message.topic)
+
+        self.create()
+        self.create()
+        relay = OutboxRelay(self.service.outbox, sink)
+        self.assertEqual(relay.run(), 1)
+        self.assertEqual(len(self.service.outbox.pending()), 1)
+
     def test_negative_{{amount_f}}_is_rejected(self):
         status, _payload = handle_create(self.service, {
             "{{owner}}": "{{owner_a}}", "{{label_f}}": "{{label_a}}", "{{amount_f}}": -5,

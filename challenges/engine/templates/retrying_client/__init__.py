@@ -108,7 +108,7 @@ class RetryingClient(Template):
             "batch": f"{kebab(entities)}-{ctx.rng.randrange(100, 1000)}",
             "owner_a": labels[0], "owner_b": labels[1],
             "label_a": f"{labels[2]} north", "label_b": f"{labels[2]} south", "label_c": f"{labels[0]} east",
-            "status1": lex.statuses[1],
+            "status0": lex.statuses[0], "status1": lex.statuses[1],
             "statuses_tuple": "(" + ", ".join(f'"{s}"' for s in lex.statuses) + ")",
             "statuses_list": "[" + ", ".join(f"'{s}'" for s in lex.statuses) + "]",
         }
@@ -220,7 +220,7 @@ class RetryingClient(Template):
         return [
             Module("t_backoff", n.file("backoff"), tst.TEST_BACKOFF, feature="backoff", test=True,
                    imports=(Import("backoff", (n.fn("backoff_delay"), n.fn("backoff_schedule"))),
-                            Import("policy", (policy_cls,)))),
+                            Import("policy", (policy_cls,) if ctx.js else (policy_cls, "with_overrides")))),
             Module("t_transport", n.file("transport"), tst.TEST_TRANSPORT, feature="transport", test=True,
                    imports=(Import("errors", (nm["ErrUnavailable"], "RequestTimedOut")),
                             Import("models", ("Request",)),

@@ -131,7 +131,7 @@ class {{Entity}}:
 POLICY = '''"""Retry policy and client settings, read from ``config/settings.json``."""
 
 import json
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 DEFAULT_PATH = Path(__file__).resolve().parents[{{root_parents}}] / "config" / "settings.json"
@@ -158,6 +158,14 @@ class RetryPolicy:
             raise ValueError("delays must not be negative")
         if self.multiplier < 1:
             raise ValueError("multiplier must be at least 1")
+
+
+def with_overrides(policy, **changes):
+    """A copy of ``policy`` with ``changes`` applied (validated like any policy)."""
+    unknown = sorted(set(changes) - {item.name for item in fields(RetryPolicy)})
+    if unknown:
+        raise ValueError(f"unknown policy fields: {', '.join(unknown)}")
+    return replace(policy, **changes)
 
 
 def load_policy(path=None):
@@ -213,12 +221,14 @@ class Retrier:
         self._policy = policy
         self._should_retry = should_retry
         self._sleep = sleep
+        self.stats = {"calls": 0, "retries": 0, "slept": 0.0}
 
     @property
     def policy(self):
         return self._policy
 
     def call(self, send, request):
+        self.stats["calls"] += 1
         attempt = 0
         while True:
             attempt += 1
@@ -236,6 +246,8 @@ class Retrier:
                 delay = backoff_delay(attempt, self._policy)
                 {{]}}
                 {{!retry_log}}
+                self.stats["retries"] += 1
+                self.stats["slept"] += delay
                 self._sleep(delay)
 '''
 
@@ -297,6 +309,11 @@ class InMemoryTransport:
             return Response(404, {"error": "no such route"})
         if request.method == "POST" and len(parts) == 1:
             return self._create(request.body)
+        if request.method == "GET" and len(parts) == 1:
+            wanted = request.body.get("{{owner}}")
+            items = [dict(body) for body in self._records.values()
+                     if wanted is None or body["{{owner}}"] == wanted]
+            return Response(200, {"items": items})
         if len(parts) < 2:
             return Response(405, {"error": "method not allowed"})
         body = self._records.get(parts[1])
@@ -388,6 +405,27 @@ class {{ClientCls}}:
         request = Request("POST", "/{{entities_path}}", body, idempotency_key)
         return {{Entity}}.from_dict(self._call(request))
 
+    def ensure_{{entity}}(self, {{owner}}, {{label_f}}, {{qty_f}}, idempotency_key=None):
+        """The {{entity_h}} for ``{{owner}}`` and ``{{label_f}}``, registering it if the registry has none.
+
+        Returns ``(record, created)``.
+        """
+        try:
+            return self.{{fn_create}}({{owner}}, {{label_f}}, {{qty_f}}, idempotency_key), True
+        except {{ErrConflict}} as exc:
+            existing = exc.details.get("{{id_f}}")
+            if existing is None:
+                raise
+        record = self.{{fn_fetch}}(existing)
+        if record is None:
+            raise {{ErrMissing}}(f"{{entity_h}} {existing} vanished while registering", {{id_f}}=existing)
+        return record, False
+
+    def list_for_{{owner}}(self, {{owner}}):
+        """Every {{entity_h}} the registry holds for ``{{owner}}``."""
+        body = self._call(Request("GET", "/{{entities_path}}", {"{{owner}}": {{owner}}}))
+        return [{{Entity}}.from_dict(item) for item in body["items"]]
+
     def set_{{status_f}}(self, {{id_f}}, status):
         request = Request("PUT", f"/{{entities_path}}/{{{id_f}}}/{{status_path}}", {"{{status_f}}": status})
         return {{Entity}}.from_dict(self._call(request))
@@ -421,6 +459,14 @@ class ImportReport:
     def summary(self):
         return {"created": len(self.created), "skipped": len(self.skipped), "failed": len(self.failed)}
 
+    def to_dict(self):
+        return {
+            **self.summary(),
+            "created_{{id_f}}s": list(self.created),
+            "skipped_rows": list(self.skipped),
+            "failed_rows": [{"row": row, "code": code} for row, code in self.failed],
+        }
+
 
 class {{ImporterCls}}:
     """Registers every row of a batch exactly once.
@@ -441,19 +487,43 @@ class {{ImporterCls}}:
     def run(self, rows):
         report = ImportReport()
         for row_number, row in enumerate(rows):
-            try:
-                record = self._client.{{fn_create}}(
-                    row["{{owner}}"], row["{{label_f}}"], int(row["{{qty_f}}"]),
-                    idempotency_key=self.row_key(row_number),
-                )
-            except {{ErrConflict}} as exc:
-                {{!conflict_skip}}
-            except ({{ErrInvalid}}, RetriesExhausted, TransientError) as exc:
-                logger.warning("row %d of %s failed: %s", row_number, self._batch, exc)
-                report.failed.append((row_number, exc.code))
-            else:
-                report.created.append(record.{{id_f}})
+            self._import(row, row_number, report)
         return report
+
+    def _import(self, row, row_number, report):
+        """Send one row under its key and record the outcome in ``report``."""
+        try:
+            record = self._client.{{fn_create}}(
+                row["{{owner}}"], row["{{label_f}}"], int(row["{{qty_f}}"]),
+                idempotency_key=self.row_key(row_number),
+            )
+        except {{ErrConflict}} as exc:
+            {{!conflict_skip}}
+        except ({{ErrInvalid}}, RetriesExhausted, TransientError) as exc:
+            logger.warning("row %d of %s failed: %s", row_number, self._batch, exc)
+            report.failed.append((row_number, exc.code))
+        else:
+            report.created.append(record.{{id_f}})
+
+    def retry_failed(self, rows, report):
+        """Send again the rows that failed in ``report``; keys are reused, so nothing is doubled."""
+        again = ImportReport(created=list(report.created), skipped=list(report.skipped))
+        for row_number, _code in report.failed:
+            self._import(rows[row_number], row_number, again)
+        return again
+
+    def reconcile(self, expected):
+        """Compare ``expected`` ({{{id_h}}: {{status_h}}}) with what the registry holds now."""
+        result = {"matching": [], "drifted": [], "missing": []}
+        for {{id_f}}, status in sorted(expected.items()):
+            record = self._client.{{fn_fetch}}({{id_f}})
+            if record is None:
+                result["missing"].append({{id_f}})
+            elif record.{{status_f}} != status:
+                result["drifted"].append(({{id_f}}, record.{{status_f}}))
+            else:
+                result["matching"].append({{id_f}})
+        return result
 
     def advance_all(self, {{id_f}}s, status):
         """Move every listed {{entity_h}} to ``status``; unknown ones are reported, not fatal."""

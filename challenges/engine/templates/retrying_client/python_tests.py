@@ -29,6 +29,14 @@ class BackoffTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             backoff_delay(0, RetryPolicy())
 
+    def test_overrides_are_validated(self):
+        policy = with_overrides(RetryPolicy(), max_attempts=2)
+        self.assertEqual(policy.max_attempts, 2)
+        with self.assertRaises(ValueError):
+            with_overrides(policy, attempts=2)
+        with self.assertRaises(ValueError):
+            with_overrides(policy, max_attempts=0)
+
     def test_policy_rejects_zero_attempts(self):
         with self.assertRaises(ValueError):
             RetryPolicy(max_attempts=0)
@@ -116,6 +124,12 @@ class {{ClientCls}}Test(unittest.TestCase):
         self.assertEqual(len(self.transport.requests), 2)
         self.assertEqual(self.transport.records(), [created])
 
+    def test_ensure_returns_existing_record(self):
+        created, was_new = self.client.ensure_{{entity}}("{{owner_a}}", "{{label_a}}", 2)
+        again, again_new = self.client.ensure_{{entity}}("{{owner_a}}", "{{label_a}}", 2)
+        self.assertEqual((was_new, again_new), (True, False))
+        self.assertEqual(again, created)
+
     def test_conflict_is_raised_without_retrying(self):
         self.client.{{fn_create}}("{{owner_a}}", "{{label_a}}", 1)
         with self.assertRaises({{ErrConflict}}):
@@ -150,6 +164,31 @@ class {{ImporterCls}}Test(unittest.TestCase):
         report = {{ImporterCls}}(self.client, "{{batch}}").run(rows)
         self.assertEqual(report.failed, [(0, "invalid")])
         self.assertEqual(len(report.created), 1)
+
+    def test_failed_rows_can_be_retried(self):
+        # One refusal more than a row's attempts: row 0 gives up, row 1 gets through on a retry.
+        self.transport.fail_next("unavailable", times=4)
+        importer = {{ImporterCls}}(self.client, "{{batch}}")
+        first = importer.run(ROWS)
+        self.assertEqual(first.failed, [(0, "retries_exhausted")])
+        second = importer.retry_failed(ROWS, first)
+        self.assertEqual(second.summary(), {"created": 2, "skipped": 0, "failed": 0})
+        self.assertEqual(second.to_dict()["failed_rows"], [])
+
+    def test_reconcile_reports_drift(self):
+        report = {{ImporterCls}}(self.client, "{{batch}}").run(ROWS)
+        first, second = report.created
+        self.client.set_{{status_f}}(second, "{{status1}}")
+        result = {{ImporterCls}}(self.client, "{{batch}}").reconcile(
+            {first: "{{status0}}", second: "{{status0}}"})
+        self.assertEqual(result["matching"], [first])
+        self.assertEqual(result["drifted"], [(second, "{{status1}}")])
+
+    def test_list_for_{{owner}}(self):
+        {{ImporterCls}}(self.client, "{{batch}}").run(ROWS)
+        listed = self.client.list_for_{{owner}}("{{owner_b}}")
+        self.assertEqual([record.{{label_f}} for record in listed], ["{{label_b}}"])
+        self.assertEqual(self.client._retrier.stats["calls"], 3)
 
     def test_row_keys_name_batch_and_row(self):
         self.assertEqual({{ImporterCls}}(self.client, "{{batch}}").row_key(7), "{{batch}}:7")
