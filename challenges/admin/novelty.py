@@ -17,7 +17,14 @@ from django.urls import path, reverse
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from challenges.models import ChallengeTemplate, CorpusEntry, FingerprintReview, HallOfFameEntry, RotationCalendar
+from challenges.models import (
+    ChallengeInstance,
+    ChallengeTemplate,
+    CorpusEntry,
+    FingerprintReview,
+    HallOfFameEntry,
+    RotationCalendar,
+)
 from challenges.novelty import CorpusError
 from challenges.novelty.corpus import entry_from_dict
 from challenges.selectors.novelty import corpus_summary, review_list_pending, review_pending_count
@@ -185,7 +192,7 @@ class FingerprintReviewAdmin(admin.ModelAdmin):
         can_decide = request.user.has_perm(REVIEW_PERMISSION) and review.state == FingerprintReview.State.PENDING
         context = {
             **self.admin_site.each_context(request), "title": f"Fingerprint review {review.pk}", "review": review,
-            "matches": _explained(review.matches), "form": ReviewDecisionForm(), "can_decide": can_decide,
+            "matches": _explained(review), "form": ReviewDecisionForm(), "can_decide": can_decide,
             "opts": self.model._meta,
         }
         return TemplateResponse(request, "admin/challenges/fingerprintreview/review.html", context)
@@ -214,12 +221,28 @@ def _decide(request: HttpRequest, review_id: int) -> HttpResponse:
     return redirect("admin:challenges_fingerprintreview_changelist")
 
 
-def _explained(matches: list[dict]) -> list[dict]:
-    """Matches with their fields ranked by contribution (largest first), for the table."""
-    return [
-        {**m, "ranked": sorted(m.get("fields", []), key=lambda f: (-f["contribution"], -f["weight"], f["field"]))}
-        for m in matches
-    ]
+def _explained(review: FingerprintReview) -> list[dict]:
+    """Each match with its fields ranked by contribution (largest first) and, per field,
+    the value on both sides, so staff see what is alike and what is not."""
+    instances = dict(ChallengeInstance.objects.filter(
+        pk__in=[m["key"] for m in review.matches if m["source"] != "corpus"]).values_list("pk", "fingerprint"))
+    corpus = dict(CorpusEntry.objects.filter(
+        key__in=[m["key"] for m in review.matches if m["source"] == "corpus"]).values_list("key", "fingerprint"))
+    mine = review.instance.fingerprint if isinstance(review.instance.fingerprint, dict) else {}
+    explained = []
+    for match in review.matches:
+        theirs = (corpus if match["source"] == "corpus" else instances).get(match["key"]) or {}
+        ranked = sorted(match.get("fields", []), key=lambda f: (-f["contribution"], -f["weight"], f["field"]))
+        rows = [{**f, "mine": _shown(mine.get(f["field"])), "theirs": _shown(theirs.get(f["field"]))}
+                for f in ranked]
+        explained.append({**match, "ranked": rows})
+    return explained
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, list):
+        return ", ".join(str(item) for item in value)
+    return "" if value is None else str(value)
 
 
 # --- hall of fame ----------------------------------------------------------------------------

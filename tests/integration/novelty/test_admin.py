@@ -36,8 +36,10 @@ def test_review_page_explains_each_match_field_by_field(client, review):
     login(client, VIEWER)
     html = client.get(f"/admin/challenges/fingerprintreview/{review.pk}/change/").content.decode()
     assert 'class="field-contributions"' in html
-    assert "<td>bug_type</td><td>1.00</td><td>0.30</td><td>0.300</td>" in html
+    assert ("<td>bug_type</td><td>1.00</td><td>0.30</td><td>0.300</td>"
+            "<td>off by one in loop bound</td><td>off by one in loop bound</td>") in html
     assert "<td>solution_approach</td><td>1.00</td><td>0.25</td><td>0.250</td>" in html
+    assert "<td>domain</td><td>0.00</td><td>0.10</td><td>0.000</td><td>seed bank inventory</td><td>ferry reservations</td>" in html
     assert 'id="review-decide"' not in html  # a viewer sees no decision form
 
 
