@@ -19,8 +19,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from challenges.models import CorpusEntry
+from challenges.novelty import DEFAULT_CORPUS_PATH, CorpusError, dump_jsonl, parse_jsonl
 from challenges.novelty import CorpusEntry as CorpusRecord
-from challenges.novelty import CorpusError, dump_jsonl, parse_jsonl
 from challenges.novelty.corpus import entry_from_dict
 from core.errors import ValidationFailed
 from core.services import audit_event_record
@@ -157,3 +157,13 @@ def corpus_entry_update(
     audit_event_record(verb="corpus.entry_changed", target=entry, actor=by,
                        before={k: before[k] for k in changed}, after={k: after[k] for k in changed}, reason=reason)
     return entry
+
+
+def corpus_import_shipped(*, by: AbstractBaseUser | None = None, actor_label: str = "setup") -> CorpusImportResult:
+    """Import the corpus shipped in the repository (``challenges/data/contamination_corpus.jsonl``).
+
+    For first-time setup and demos; safe to repeat (upsert by key, unchanged entries untouched).
+    """
+    with open(DEFAULT_CORPUS_PATH, encoding="utf-8") as handle:
+        return corpus_import(lines=handle.read().splitlines(), by=by, source=DEFAULT_CORPUS_PATH.name,
+                             actor_label=actor_label)

@@ -5,7 +5,7 @@ from django.core.management import CommandError, call_command
 
 from challenges.models import CorpusEntry
 from challenges.novelty import DEFAULT_CORPUS_PATH, dump_jsonl, load_corpus, parse_jsonl
-from challenges.services.corpus import corpus_entry_update, corpus_export, corpus_import
+from challenges.services.corpus import corpus_entry_update, corpus_export, corpus_import, corpus_import_shipped
 from core.errors import ValidationFailed
 from core.models import AuditEvent
 from tests.integration.novelty.helpers import fp
@@ -112,3 +112,10 @@ def test_command_with_a_bad_line_exits_non_zero_listing_lines(tmp_path, capsys):
     err = capsys.readouterr().err
     assert f"{source}:2: category" in err and f"{source}:3: title" in err
     assert not CorpusEntry.objects.exists()
+
+
+def test_shipped_corpus_setup_helper_is_repeatable():
+    assert len(corpus_import_shipped().created) == 348
+    assert corpus_import_shipped().unchanged == 348
+    event = AuditEvent.objects.filter(verb="corpus.entry_created").first()
+    assert event.actor_label == "setup" and event.reason == "corpus import from contamination_corpus.jsonl"
