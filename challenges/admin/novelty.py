@@ -10,7 +10,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -29,7 +29,13 @@ from challenges.novelty import CorpusError
 from challenges.novelty.corpus import entry_from_dict
 from challenges.selectors.novelty import corpus_summary, review_list_pending, review_pending_count
 from challenges.selectors.rotation import rotation_calendar
-from challenges.services.corpus import corpus_entry_create, corpus_entry_update, corpus_export, corpus_import
+from challenges.services.corpus import (
+    corpus_entry_create,
+    corpus_entry_update,
+    corpus_export,
+    corpus_import,
+    corpus_import_shipped,
+)
 from challenges.services.novelty import REVIEW_PERMISSION, fingerprint_review_decide
 from challenges.services.rotation import template_retire_emergency
 from core.dashboard import Panel, register_panel
@@ -115,6 +121,8 @@ class CorpusEntryAdmin(admin.ModelAdmin):
         urls = [
             path("import/", self.admin_site.admin_view(self.import_view), name="challenges_corpusentry_import"),
             path("export/", self.admin_site.admin_view(self.export_view), name="challenges_corpusentry_export"),
+            path("import-shipped/", self.admin_site.admin_view(self.import_shipped_view),
+                 name="challenges_corpusentry_import_shipped"),
         ]
         return urls + super().get_urls()
 
@@ -141,6 +149,16 @@ class CorpusEntryAdmin(admin.ModelAdmin):
         context = {**self.admin_site.each_context(request), "title": "Import the known-contamination corpus",
                    "form": form, "errors": errors, "opts": self.model._meta}
         return TemplateResponse(request, "admin/challenges/corpusentry/import.html", context)
+
+    def import_shipped_view(self, request: HttpRequest) -> HttpResponse:
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        if not (self.has_add_permission(request) and self.has_change_permission(request)):
+            raise PermissionDenied
+        result = corpus_import_shipped(by=request.user, actor_label="")
+        self.message_user(request, f"Shipped corpus: {len(result.created)} created, {len(result.updated)} changed, "
+                                   f"{result.unchanged} unchanged.")
+        return redirect("admin:challenges_corpusentry_changelist")
 
     def export_view(self, request: HttpRequest) -> HttpResponse:
         if not self.has_view_permission(request):

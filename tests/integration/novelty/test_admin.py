@@ -158,3 +158,14 @@ def test_corpus_entries_cannot_be_deleted(client):
     entry = CorpusEntry.objects.get()
     assert client.post(f"/admin/challenges/corpusentry/{entry.pk}/delete/", {"post": "yes"}).status_code == 403
     assert CorpusEntry.objects.filter(pk=entry.pk).exists()
+
+
+def test_shipped_corpus_button_is_post_only_and_permissioned(client):
+    url = "/admin/challenges/corpusentry/import-shipped/"
+    login(client, VIEWER)
+    assert client.post(url).status_code == 403
+    client.logout()
+    login(client, INTEGRITY_LEAD)
+    assert client.get(url).status_code == 405 and not CorpusEntry.objects.exists()
+    assert client.post(url).status_code == 302
+    assert CorpusEntry.objects.count() == 348
