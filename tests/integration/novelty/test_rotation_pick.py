@@ -154,3 +154,14 @@ def test_engine_lexicons_are_the_pool_before_the_catalogue_is_synced():
     choice = rotation_pick(language="python")
     assert choice.template == only
     assert sorted(choice.allowed_lexicon_keys) == sorted(lex.key for lex in load_lexicons())
+
+
+def test_calendar_queries_do_not_grow_with_templates(pool, django_assert_num_queries):
+    for family in ("a", "b", "c"):
+        released(template=template(family=family), days_ago=2, lexicon_key=pool[0])
+    with django_assert_num_queries(5):  # settings, templates, history, lexicon pool (exists + keys)
+        assert len(rotation_calendar()) == 3
+    for family in ("d", "e", "f"):
+        released(template=template(family=family), days_ago=2, lexicon_key=pool[1])
+    with django_assert_num_queries(5):
+        assert len(rotation_calendar()) == 6
