@@ -185,3 +185,22 @@ def test_cached_sets_equal_a_fresh_build_and_a_brute_force_reference():
     assert rows[0].pk not in window_keys and rows[1].pk not in window_keys
     corpus_keys = [m.key for m in cached.matches if m.source == "corpus"]
     assert corpus_keys == ["a-entry", "b-entry"]  # equal scores: key order, as the reference
+
+
+def test_warm_checks_use_a_constant_number_of_queries():
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def warm_queries() -> int:
+        fingerprint_check(fingerprint=fp())
+        with CaptureQueriesContext(connection) as captured:
+            fingerprint_check(fingerprint=fp())
+        return len(captured)
+
+    now = timezone.now()
+    for day in range(3):
+        instance(fingerprint=fp(domain=f"domain {day}"), created_at=now - timedelta(days=day + 1))
+    few = warm_queries()
+    for day in range(30):
+        instance(fingerprint=fp(domain=f"port {day}"), created_at=now - timedelta(days=day + 1))
+    assert warm_queries() == few
