@@ -6,6 +6,9 @@ Bug-site levels:
   truthiness of the text, so every valid "no" word reads as true;
 - ``orchestrator``: the loader resolves each field with ``layers.get(name) or
   default``, so an explicit false, zero or empty value falls back to the default.
+
+In JavaScript the same two faults take their idiomatic shapes: ``Boolean(text)``
+for the flag and ``layers[name] || field.default`` where ``??`` is meant.
 """
 
 from __future__ import annotations
@@ -14,7 +17,12 @@ from challenges.engine.context import BuildContext
 from challenges.engine.ir import Blueprint, Bug, Feature, Fix, Import, Module, RedHerring
 from challenges.engine.model import Slot, Template, TemplateSpec, register
 from challenges.engine.naming import human, pascal, upper
-from challenges.engine.templates.config_coercion import python_src, python_tests
+from challenges.engine.templates.config_coercion import (
+    javascript_src,
+    javascript_tests,
+    python_src,
+    python_tests,
+)
 
 LOCAL_WORDS = frozenset({"field", "raw", "text", "value", "origin", "layers", "origins", "resolved",
                          "settings", "parser", "found", "unit", "currency", "notify", "strict"})
@@ -42,6 +50,30 @@ LAYER_LOG = """logger.info(
 )"""
 
 
+JS = {
+    "flag_gold": "return TRUE_WORDS.has(text);",
+    "flag_faulty": "return Boolean(text);",
+    "flag_alt_negated": "return !FALSE_WORDS.has(text);",
+    "flag_alt_conditional": "return TRUE_WORDS.has(text) ? true : false;",
+    "resolve_gold": "resolved[field.name] = layers[field.name] ?? field.default;",
+    "resolve_faulty": "resolved[field.name] = layers[field.name] || field.default;",
+    "resolve_alt_membership": "resolved[field.name] = Object.hasOwn(layers, field.name) ? layers[field.name] : field.default;",
+    "resolve_alt_undefined": ("const value = layers[field.name];\n"
+                              "resolved[field.name] = value === undefined ? field.default : value;"),
+    "int_parse": ("const number = Number(text);\n"
+                  "if (text === '' || !Number.isInteger(number)) {\n"
+                  "  throw new RangeError(`not a whole number: ${JSON.stringify(raw)}`);\n"
+                  "}\n"
+                  "return number;"),
+    "int_parse_before": ("if (!/^-?\\d+$/.test(text)) {\n"
+                         "  throw new RangeError(`not a whole number: ${JSON.stringify(raw)}`);\n"
+                         "}\n"
+                         "return Number.parseInt(text, 10);"),
+    "layer_log": ("logger.info(`resolved ${Object.keys(layers).length} settings; environment values may still be `\n"
+                  "  + `shadowed by ${iniPath || 'the INI defaults'}`);"),
+}
+
+
 @register
 class ConfigCoercion(Template):
     spec = TemplateSpec(
@@ -52,7 +84,7 @@ class ConfigCoercion(Template):
         bug_type="false-like setting values read as true or replaced by defaults",
         solution_approach="coerce-flags-by-word-and-keep-falsy-values",
         tier=2,
-        languages=("python",),
+        languages=("python", "javascript"),
         key_concepts=("configuration", "environment-variables", "ini-files", "boolean-parsing",
                       "falsy-values"),
         architecture="library",
@@ -95,80 +127,108 @@ class ConfigCoercion(Template):
             "cat_a": cats[0], "cat_b": cats[1], "cat_b_upper": cats[1].upper(),
             "amount_h": human(lex.field("amount")), "currency": lex.unit("amount"),
             "max_qty": str(ctx.slot("max_qty")), "timeout": timeout, "timeout_seconds": str(seconds),
+            "QtyF": pascal(qty), "retry_js": ctx.namer.fn(lex.verb("retry")),
+            "Owners": pascal(lex.noun("owner", True)), "Validate": pascal(lex.verb("validate")),
+            "Cats": pascal(cat), "cats_list_js": "[" + ", ".join(f"'{c}'" for c in cats) + "]",
             "herring_test": "",
         }
 
     def build(self, ctx: BuildContext) -> Blueprint:
-        src, tst = python_src, python_tests
+        src = python_src if ctx.py else javascript_src
+        tst = python_tests if ctx.py else javascript_tests
         nm = self.names(ctx)
         stem = ctx.namer.file
-        modules = [
-            Module("errors", stem("errors"), src.ERRORS, role="errors", feature="coercion"),
-            Module("coerce", stem("coerce"), src.COERCE, role="util", feature="coercion"),
-            Module("schema", stem("schema"), src.SCHEMA, role="model", feature="schema"),
-            Module("loader", stem("loader"), src.LOADER, role="config", feature="loader",
-                   imports=(Import("coerce", ("PARSERS",)), Import("errors", (nm["ErrInvalid"],)),
-                            Import("schema", ("FIELDS", "SCHEMA")))),
-        ]
+        if ctx.py:
+            snip = {"flag_gold": FLAG_GOLD, "flag_faulty": FLAG_FAULTY, "flag_alt_negated": FLAG_ALT_NEGATED,
+                    "flag_alt_conditional": FLAG_ALT_CONDITIONAL, "resolve_gold": RESOLVE_GOLD,
+                    "resolve_faulty": RESOLVE_FAULTY, "resolve_alt_membership": RESOLVE_ALT_MEMBERSHIP,
+                    "resolve_alt_undefined": RESOLVE_ALT_NONE, "int_parse": INT_PARSE,
+                    "int_parse_before": INT_PARSE_BEFORE, "layer_log": LAYER_LOG}
+        else:
+            snip = JS
+        if ctx.py:
+            modules = [
+                Module("errors", stem("errors"), src.ERRORS, role="errors", feature="coercion"),
+                Module("coerce", stem("coerce"), src.COERCE, role="util", feature="coercion"),
+                Module("schema", stem("schema"), src.SCHEMA, role="model", feature="schema"),
+                Module("loader", stem("loader"), src.LOADER, role="config", feature="loader",
+                       imports=(Import("coerce", ("PARSERS",)), Import("errors", (nm["ErrInvalid"],)),
+                                Import("schema", ("FIELDS", "SCHEMA")))),
+            ]
+            coerce_names: tuple[str, ...] = ("parse_duration", "parse_flag", "parse_int", "parse_list")
+            loader_fn = "load_settings"
+        else:
+            modules = [
+                Module("errors", stem("errors"), src.ERRORS, role="errors", feature="coercion"),
+                Module("coerce", stem("coerce"), src.COERCE, role="util", feature="coercion"),
+                Module("schema", stem("schema"), src.SCHEMA, role="model", feature="schema"),
+                Module("ini", stem("ini"), src.INI, role="util", feature="loader"),
+                Module("loader", stem("loader"), src.LOADER, role="config", feature="loader",
+                       imports=(Import("coerce", ("PARSERS",)), Import("errors", (nm["ErrInvalid"],)),
+                                Import("ini", ("parseIni",)), Import("schema", ("FIELDS", "SCHEMA")))),
+            ]
+            coerce_names = ("parseDuration", "parseFlag", "parseList", "parseWhole")
+            loader_fn = "loadSettings"
         herring = ctx.has_herring("misleading-test")
         tests = [
             Module("t_coerce", stem("coerce"), tst.TEST_COERCE, feature="coercion", test=True,
-                   imports=(Import("coerce", ("parse_duration", "parse_flag", "parse_int", "parse_list")),)),
+                   imports=(Import("coerce", coerce_names),)),
             Module("t_loader", stem("loader"), tst.TEST_LOADER.replace(
                 "{{herring_test}}", tst.HERRING_TEST if herring else ""), feature="loader", test=True,
-                   imports=(Import("errors", (nm["ErrInvalid"],)), Import("loader", ("load_settings",)))),
+                   imports=(Import("errors", (nm["ErrInvalid"],)), Import("loader", (loader_fn,)))),
         ]
         oracle = [
             Module("h_values", stem("setting", "values"), tst.HIDDEN, test=True, hidden=True,
-                   imports=(Import("coerce", ("parse_flag",)), Import("errors", (nm["ErrInvalid"],)),
-                            Import("loader", ("load_settings",)))),
+                   imports=(Import("coerce", (ctx.namer.fn("parse_flag"),)), Import("errors", (nm["ErrInvalid"],)),
+                            Import("loader", (loader_fn,)))),
         ]
-        sites = {"flag_result": FLAG_GOLD, "resolve": RESOLVE_GOLD, "int_parse": INT_PARSE, "layer_log": ""}
+        sites = {"flag_result": snip["flag_gold"], "resolve": snip["resolve_gold"], "int_parse": snip["int_parse"],
+                 "layer_log": ""}
         if ctx.level == "utility":
-            sites["flag_result"] = FLAG_FAULTY
+            sites["flag_result"] = snip["flag_faulty"]
             bug = Bug(
                 site="flag_result",
-                gold=Fix("gold", {"flag_result": FLAG_GOLD}, "Return whether the word is a yes word."),
+                gold=Fix("gold", {"flag_result": snip["flag_gold"]}, "Return whether the word is a yes word."),
                 alternatives=(
-                    Fix("not-a-no-word", {"flag_result": FLAG_ALT_NEGATED},
+                    Fix("not-a-no-word", {"flag_result": snip["flag_alt_negated"]},
                         "Return whether the (validated) word is not a no word."),
-                    Fix("conditional", {"flag_result": FLAG_ALT_CONDITIONAL}, "Spell the choice out."),
+                    Fix("conditional", {"flag_result": snip["flag_alt_conditional"]}, "Spell the choice out."),
                 ),
                 level="utility",
                 summary="The yes/no parser returns the truthiness of the text, so 'false', 'no', "
                         "'off' and '0' all read as true.",
                 location="flag parser",
             )
-            fact = FLAG_GOLD
+            fact = snip["flag_gold"]
         else:
-            sites["resolve"] = RESOLVE_FAULTY
+            sites["resolve"] = snip["resolve_faulty"]
             bug = Bug(
                 site="resolve",
-                gold=Fix("gold", {"resolve": RESOLVE_GOLD}, "Fall back to the default only for unset fields."),
+                gold=Fix("gold", {"resolve": snip["resolve_gold"]}, "Fall back to the default only for unset fields."),
                 alternatives=(
-                    Fix("membership", {"resolve": RESOLVE_ALT_MEMBERSHIP}, "Test membership explicitly."),
-                    Fix("none-check", {"resolve": RESOLVE_ALT_NONE}, "Fall back only when the value is None."),
+                    Fix("membership", {"resolve": snip["resolve_alt_membership"]}, "Test membership explicitly."),
+                    Fix("none-check", {"resolve": snip["resolve_alt_undefined"]}, "Fall back only when the value is None."),
                 ),
                 level="orchestrator",
                 summary="The loader falls back to the default whenever the configured value is falsy, "
                         "so explicit false, zero or empty settings are ignored.",
                 location="settings resolution",
             )
-            fact = RESOLVE_GOLD
+            fact = snip["resolve_gold"]
         herrings = []
         if ctx.has_herring("misleading-log"):
             herrings.append(RedHerring("misleading-log",
                                        "An info line suggests the environment may be shadowed by the INI "
-                                       "file, pointing at layer precedence.", snippets={"layer_log": LAYER_LOG}))
+                                       "file, pointing at layer precedence.", snippets={"layer_log": snip["layer_log"]}))
         if herring:
             herrings.append(RedHerring("misleading-test",
                                        "A visible test named after the INI section layout fails; the cause "
                                        "is how false values are coerced.",
-                                       failing_tests=("test_ini_section_layout",)))
+                                       failing_tests=("test_ini_section_layout" if ctx.py else "reads the INI section layout",)))
         if ctx.has_herring("suspicious-commit"):
             herrings.append(RedHerring("suspicious-commit",
                                        "A late commit rewrites whole-number parsing next to the flag "
-                                       "parser; it is correct.", history_before={"int_parse": INT_PARSE_BEFORE},
+                                       "parser; it is correct.", history_before={"int_parse": snip["int_parse_before"]},
                                        message="Accept whole numbers written with a decimal point"))
         features = [
             Feature("coercion", "Add parsers for setting values", "Parsers for flags, numbers, durations, lists."),
@@ -186,11 +246,19 @@ class ConfigCoercion(Template):
             f"its value. Yes/no settings accept `true`/`false`, `yes`/`no`, `on`/`off` and `1`/`0`; "
             f"durations accept `90`, `90s`, `15m`, `1.5h` or `2d`.",
         )]
-        usage = ("```python\n"
-                 "settings = load_settings(\"settings.ini\")\n"
-                 f"if settings.notify_{nm['owners']}:\n"
-                 "    ...\n"
-                 "```")
+        if ctx.py:
+            usage = ("```python\n"
+                     "settings = load_settings(\"settings.ini\")\n"
+                     f"if settings.notify_{nm['owners']}:\n"
+                     "    ...\n"
+                     "```")
+        else:
+            usage = ("```js\n"
+                     "const settings = loadSettings({ iniPath: 'settings.ini' });\n"
+                     f"if (settings.notify{nm['Owners']}) {{\n"
+                     "  // ...\n"
+                     "}\n"
+                     "```")
         return Blueprint(
             package=ctx.project, summary=summary, modules=modules, tests=tests, oracle=oracle,
             sites=sites, names=nm, bug=bug, canaries=[], red_herrings=herrings, features=features,
