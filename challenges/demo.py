@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from challenges.models import ChallengeInstance
+from challenges.services.corpus import corpus_import_shipped
 from challenges.services.generation import instance_generate, template_sync
 
 DEMO_POOL = 4
 
 
 def seed(*, stdout) -> dict:
+    corpus = corpus_import_shipped()
     templates = template_sync(activate=True)
     released = ChallengeInstance.objects.filter(state=ChallengeInstance.State.RELEASED).count()
     made = []
@@ -20,4 +22,4 @@ def seed(*, stdout) -> dict:
                          f"{result.instance.state}")
         else:
             stdout.write(f"  generation gave up: {result.reason}")
-    return {"templates": len(templates), "generated": len(made)}
+    return {"templates": len(templates), "generated": len(made), "corpus_created": len(corpus.created)}

@@ -34,6 +34,7 @@ from challenges.engine.model import registry
 from challenges.engine.templates import load_all
 from challenges.models import ChallengeInstance, ChallengeTemplate, GenerationAttempt, GenerationRun
 from challenges.novelty import Verdict
+from challenges.selectors.rotation import language_stack
 from challenges.services.instances import instance_release, instance_store
 from challenges.services.intake import template_activate_if_passing
 from challenges.services.novelty import decision_as_dict, fingerprint_check, fingerprint_review_open
@@ -134,9 +135,12 @@ def instance_generate(
         if template is None:
             choice = rotation_pick(language=language, exclude_template_ids=frozenset(excluded))
             chosen, allowed = choice.template, choice.allowed_lexicon_keys
+            # Only languages whose tech stack is outside its reuse window (spec: 60 days).
+            free = {tuple(stack) for stack in choice.allowed_stacks}
+            languages = [lang for lang in chosen.languages if language_stack(lang) in free] or chosen.languages
         else:
-            chosen, allowed = template, None
-        lang = language or rng.choice(chosen.languages)
+            chosen, allowed, languages = template, None, list(template.languages)
+        lang = language or rng.choice(languages)
         started = time.perf_counter()
         try:
             draw = engine.draw(chosen.slug, lang, lexicons=_lexicons(allowed))
