@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
+from challenges.audit.codetokens import code_tokens, stripped_text
 from challenges.audit.from_engine import substrate_for_instance
 from challenges.audit.intake import (
     AxisScore,
@@ -48,7 +50,9 @@ from challenges.audit.intake import (
     NgramMemorisationProbe,
     Reference,
     Substrate,
-    intake_report,
+    memorisation,
+    recognisability,
+    rig_confidence,
 )
 from challenges.engine import api as engine
 from challenges.engine.errors import EngineError
@@ -206,6 +210,50 @@ def template_samples(*, template: ChallengeTemplate, samples: int) -> list[tuple
     return out
 
 
+# --- scoring one codebase -----------------------------------------------------------------
+
+
+def _grams(text: str, n: int) -> set[tuple[str, ...]]:
+    tokens = text.split()
+    return {tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1)}
+
+
+def _sharing(references: Sequence[Reference], candidate: str, n: int, *, strip_names: bool) -> list[Reference]:
+    """The references that share at least one token n-gram with ``candidate``.
+
+    The overlap score of every other reference is exactly 0 (same tokens, same n), so
+    leaving them out changes no score and no reason; it spares building the candidate's
+    n-grams once per corpus entry, which dominated the check with a full corpus.
+    """
+    wanted = _grams(candidate, n)
+    return [r for r in references
+            if _grams(" ".join(code_tokens(r.text, r.language, strip_names=strip_names)), n) & wanted]
+
+
+def intake_score(
+    substrate: Substrate,
+    *,
+    references: Sequence[Reference],
+    recognisers: Sequence[Recogniser],
+    probe: MemorisationProbe,
+    params: IntakeParams,
+) -> IntakeReport:
+    """``challenges.audit.intake.intake_report`` with the references screened (see ``_sharing``)."""
+    files = dict(substrate.files)
+    named = _sharing(references, stripped_text(files), params.recognisability_n, strip_names=True)
+    screened = f"{len(references)} reference(s) compared, {len(named)} share a name-stripped " \
+               f"{params.recognisability_n}-gram"
+    recog = recognisability(substrate, named, [*recognisers, lambda _s, _f: (0.0, [screened])], params)
+    memo_refs: Sequence[Reference] = references
+    if isinstance(probe, NgramMemorisationProbe):
+        memo_refs = _sharing(references, stripped_text(files, strip_names=False), probe.n, strip_names=False)
+    memo = memorisation(substrate, memo_refs, probe, params)
+    if memo_refs is not references:
+        memo = replace(memo, reasons=(*memo.reasons, f"{len(references)} reference(s) compared, {len(memo_refs)} "
+                                                     f"share a verbatim {probe.n}-gram"))
+    return IntakeReport(rig_confidence(substrate, params), recog, memo)
+
+
 # --- the check ----------------------------------------------------------------------------
 
 
@@ -280,8 +328,8 @@ def template_intake_check(
         ]
     if not candidates:
         raise ValidationFailed("No codebase to check.", code="samples_invalid", extra={"field": "substrates"})
-    reports = [(label, intake_report(substrate, references=references, recognisers=recognisers, probe=probe,
-                                     params=params))
+    reports = [(label, intake_score(substrate, references=references, recognisers=recognisers, probe=probe,
+                                    params=params))
                for label, substrate, recognisers in candidates]
     intake: dict[str, Any] = {axis: _worst(reports, axis) for axis in AXES}
     intake["probe"] = probe.name

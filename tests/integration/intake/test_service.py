@@ -5,13 +5,15 @@ import json
 
 import pytest
 
-from challenges.audit.intake import Substrate
+from challenges.audit.from_engine import substrate_for_instance
+from challenges.audit.intake import NgramMemorisationProbe, Reference, Substrate, intake_report
 from challenges.models import ChallengeTemplate, CorpusEntry
 from challenges.novelty import DEFAULT_CORPUS_PATH
 from challenges.services.generation import template_sync
 from challenges.services.intake import (
     gate_failures,
     intake_params,
+    intake_score,
     template_activate,
     template_intake_check,
     template_samples,
@@ -41,7 +43,8 @@ def test_check_stores_three_scores_with_reasons_and_records_an_audit_event():
     template.refresh_from_db()
     assert template.intake == intake and template.intake_checked_at is not None
     assert intake["passed"] is True and intake["failures"] == []
-    assert intake["samples"] == ["python sample 1", "python sample 2"]
+    languages = template.languages
+    assert intake["samples"] == [f"{languages[0]} sample 1", f"{languages[1 % len(languages)]} sample 2"]
     assert intake["references"] == {"corpus": 3, "canonical": 0}
     assert intake["probe"] == "ngram-overlap"
     rig = intake["rig_confidence"]
@@ -212,3 +215,29 @@ def test_settings_refuse_bad_values():
                        ("intake.samples", 0), ("intake.memorisation_gated", "yes")):
         with pytest.raises(ValidationFailed):
             config_set(key=key, value=value, by=None, reason="bad")
+
+
+def test_screening_references_changes_no_score_or_reason():
+    """``intake_score`` leaves out references sharing no n-gram; the scores must equal the core's."""
+    template = _templates()["booking-ledger"]
+    corpus = [Reference(e.key, f"{e.title}\n{e.note}") for e in _corpus(40)]
+    samples = template_samples(template=template, samples=2)
+    params = intake_params()
+    probe = NgramMemorisationProbe(n=params.memorisation_n)
+    for index, (_, generated) in enumerate(samples):
+        substrate = substrate_for_instance(generated)
+        path = max(substrate.source_paths(), key=lambda p: len(substrate.files[p]))
+        text = substrate.files[path]
+        partial = text[: len(text) // 2]
+        references = [*corpus, Reference("half", partial, "canonical", generated.language),
+                      Reference("renamed", partial.replace("self", "me").replace("this", "that"), "canonical",
+                                generated.language)]
+        full = intake_report(substrate, references=references, probe=probe, params=params)
+        fast = intake_score(substrate, references=references, recognisers=(), probe=probe, params=params)
+        for axis in ("rig_confidence", "recognisability", "memorisation"):
+            assert getattr(fast, axis).score == getattr(full, axis).score, (index, axis)
+        assert fast.memorisation.score > 0 and fast.recognisability.score > 0
+        assert set(full.memorisation.reasons) <= set(fast.memorisation.reasons)
+        assert [r for r in full.recognisability.reasons if "%" in r] == \
+            [r for r in fast.recognisability.reasons if "%" in r]
+        assert fast.recognisability.reasons[-1].startswith(f"{len(references)} reference(s) compared, ")
