@@ -10,7 +10,21 @@ The memorisation probe is pluggable: ``intake.memorisation_probe`` names a facto
 probe. For a model-backed probe set it to
 ``challenges.services.intake.completion_probe`` and set ``intake.completion_function`` to
 the dotted path of a ``complete(prompt: str) -> str`` callable that asks a tool-less model
-closed-book (no retrieval, no tools); see ``CompletionMemorisationProbe``.
+closed-book (no retrieval, no tools); see ``CompletionMemorisationProbe``. For example::
+
+    # myorg/intake_model.py
+    def complete(prompt: str) -> str:
+        return client.generate(prompt, tools=[], temperature=0).text   # any model client
+
+    intake.memorisation_probe   = "challenges.services.intake.completion_probe"
+    intake.completion_function  = "myorg.intake_model.complete"
+    intake.completion_files     = 3      # largest source files asked for, by path only
+
+The probe asks for each file by project and path only and scores the best verbatim
+n-gram overlap (``intake.memorisation_n``) between an answer and the real file. A probe
+of another kind is any factory ``(IntakeParams) -> MemorisationProbe`` named in
+``intake.memorisation_probe``; a path that does not import or does not build a probe
+makes the check refuse with ``intake_probe_invalid``.
 """
 
 from __future__ import annotations
