@@ -241,3 +241,13 @@ def test_screening_references_changes_no_score_or_reason():
         assert [r for r in full.recognisability.reasons if "%" in r] == \
             [r for r in fast.recognisability.reasons if "%" in r]
         assert fast.recognisability.reasons[-1].startswith(f"{len(references)} reference(s) compared, ")
+
+
+def test_a_template_the_engine_cannot_generate_is_refused_and_left_unchanged():
+    orphan = ChallengeTemplate.objects.create(slug="no-engine-code", title="Orphan", family="boundary",
+                                              bug_class="off-by-one", tier=1, languages=["python"])
+    with pytest.raises(Conflict) as info:
+        template_activate(template=orphan, by=None, reason="try")
+    assert info.value.code == "intake_sample_failed" and info.value.extra["template"] == "no-engine-code"
+    orphan.refresh_from_db()
+    assert orphan.state == ChallengeTemplate.State.DRAFT and orphan.intake_checked_at is None
