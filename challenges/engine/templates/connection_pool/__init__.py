@@ -12,6 +12,10 @@ connection, and after ``pool_size`` errors every request times out waiting
 for a connection.  The fault is in the session layer; it shows in the service
 and handler layers as "busy" errors after a few 404s or 409s.
 
+In JavaScript the pool, the connections and the transaction helper are
+asynchronous (``transaction(pool, work)``); the fault is the same missing
+``finally`` around ``await pool.checkin(conn)``.
+
 Canaries: ``quiet-discard`` (``except ConnectionLost: pass`` around closing a
 dead connection is right), ``retry-once`` (``range(retries + 1)``: the first
 attempt is not a retry), ``idle-check-boundary`` (``>=`` pings a connection idle
@@ -24,7 +28,12 @@ from challenges.engine.context import BuildContext
 from challenges.engine.ir import Blueprint, Bug, Canary, Feature, Fix, Import, Module, RedHerring
 from challenges.engine.model import Slot, Template, TemplateSpec, register
 from challenges.engine.naming import human, pascal
-from challenges.engine.templates.connection_pool import python_src, python_tests
+from challenges.engine.templates.connection_pool import (
+    javascript_src,
+    javascript_tests,
+    python_src,
+    python_tests,
+)
 
 
 def article(noun: str) -> str:
@@ -89,6 +98,76 @@ EXHAUSTED_LOG = """logger.warning(
 )"""
 
 
+JS = {
+    "txn_gold": """const conn = await pool.checkout();
+try {
+  await conn.begin();
+  const result = await work(conn);
+  await conn.commit();
+  return result;
+} catch (err) {
+  await rollbackQuietly(conn, logger);
+  throw err;
+} finally {
+  await pool.checkin(conn);
+}""",
+    "txn_faulty": """const conn = await pool.checkout();
+await conn.begin();
+let result;
+try {
+  result = await work(conn);
+  await conn.commit();
+} catch (err) {
+  await rollbackQuietly(conn, logger);
+  throw err;
+}
+await pool.checkin(conn);
+return result;""",
+    "txn_alt_both": """const conn = await pool.checkout();
+let result;
+try {
+  await conn.begin();
+  result = await work(conn);
+  await conn.commit();
+} catch (err) {
+  await rollbackQuietly(conn, logger);
+  await pool.checkin(conn);
+  throw err;
+}
+await pool.checkin(conn);
+return result;""",
+    "txn_alt_context": """return pool.connection(async (conn) => {
+  try {
+    await conn.begin();
+    const result = await work(conn);
+    await conn.commit();
+    return result;
+  } catch (err) {
+    await rollbackQuietly(conn, logger);
+    throw err;
+  }
+});""",
+    "idle_check": "return this._clock() - conn.lastUsed >= this._idleCheckSeconds;",
+    "idle_check_naive": "return this._clock() - conn.lastUsed > this._idleCheckSeconds;",
+    "discard": "await conn.close().catch(() => {});",
+    "discard_naive": "await conn.close();",
+    "retry": "for (let attempt = 0; attempt <= this._retries; attempt += 1) {",
+    "retry_naive": "for (let attempt = 0; attempt < this._retries; attempt += 1) {",
+    "touch": "conn.touch(this._clock());",
+    "exhausted_log": ("this._logger.warn(`checkout timed out after ${this._checkoutTimeoutMs} ms; the database may be "
+                      "slow to answer pings`);"),
+}
+
+# Guard and misleading test names per language: (python method, javascript title).
+TESTS = {
+    "quiet-discard": ("test_dead_connections_are_discarded_quietly", "discards dead connections quietly"),
+    "retry-once": ("test_request_after_server_restart_is_retried", "retries a request after a server restart"),
+    "idle-check-boundary": ("test_connection_idle_for_exactly_the_check_interval_is_pinged",
+                            "pings a connection idle for exactly the check interval"),
+    "herring": ("test_pool_recovers_after_server_restart", "recovers after a server restart"),
+}
+
+
 @register
 class ConnectionPoolTemplate(Template):
     spec = TemplateSpec(
@@ -99,7 +178,7 @@ class ConnectionPoolTemplate(Template):
         bug_type="connection not returned when a transaction fails",
         solution_approach="release-resource-in-finally",
         tier=5,
-        languages=("python",),
+        languages=("python", "javascript"),
         key_concepts=("connection-pool", "context-manager", "transactions", "error-path",
                       "resource-leak", "health-check", "retry"),
         architecture="layered-service",
@@ -132,21 +211,24 @@ class ConnectionPoolTemplate(Template):
         prefix = "".join(ch for ch in prefix.upper() if ch.isalnum())[:4] or "REC"
         labels = lex.samples("label")
         statuses = lex.statuses
+        n = ctx.namer
         return {
             "project": ctx.project, "Base": pascal(ctx.project), "store_h": "database",
+            "Owner": pascal(lex.noun("owner")),
+            "statuses_list": "[" + ", ".join(f"'{s}'" for s in statuses) + "]",
             "ErrMissing": pascal(lex.error("not_found")), "ErrInvalid": pascal(lex.error("invalid")),
             "ErrConflict": pascal(lex.error("conflict")),
-            "entity": entity, "entities": entities, "Entity": pascal(entity), "entity_h": human(entity),
+            "entity": n.fn(entity), "entities": n.fn(entities), "Entity": pascal(entity), "entity_h": human(entity),
             "a_entity_h": article(human(entity)),
             "Entity_h": human(entity).capitalize(), "entities_h": human(entities),
             "Entities_h": human(entities).capitalize(),
-            "table": entities, "owner": lex.noun("owner"), "owner_h": human(lex.noun("owner")),
-            "id_f": lex.field("identifier"), "id_h": human(lex.field("identifier")),
-            "label_f": lex.field("label"), "label_h": human(lex.field("label")),
-            "status_f": lex.field("status"), "status_h": human(lex.field("status")),
+            "table": entities, "owner": n.fn(lex.noun("owner")), "owner_h": human(lex.noun("owner")),
+            "id_f": n.fn(lex.field("identifier")), "id_h": human(lex.field("identifier")),
+            "label_f": n.fn(lex.field("label")), "label_h": human(lex.field("label")),
+            "status_f": n.fn(lex.field("status")), "status_h": human(lex.field("status")),
             "statuses_tuple": "(" + ", ".join(f'"{s}"' for s in statuses) + ")",
             "status0": statuses[0], "status1": statuses[1], "final_steps": str(len(statuses) - 1),
-            "fn_create": lex.verb("create"), "fn_cancel": lex.verb("cancel"),
+            "fn_create": n.fn(lex.verb("create")), "fn_cancel": n.fn(lex.verb("cancel")),
             "id_prefix": prefix, "owner_a": labels[0], "owner_b": labels[1],
             "label_a": f"{human(entity)} one", "label_b": f"{human(entity)} two",
             "pool_size": str(ctx.slot("pool_size")), "checkout_timeout": str(ctx.slot("checkout_timeout")),
@@ -155,13 +237,28 @@ class ConnectionPoolTemplate(Template):
         }
 
     def build(self, ctx: BuildContext) -> Blueprint:
-        src, tst = python_src, python_tests
+        src = python_src if ctx.py else javascript_src
+        tst = python_tests if ctx.py else javascript_tests
         nm = self.names(ctx)
         stem = ctx.namer.file
+        f = ctx.namer.fn
+        lang = 0 if ctx.py else 1
+        if ctx.py:
+            snip = {"txn_gold": TXN_GOLD, "txn_faulty": TXN_FAULTY, "txn_alt_both": TXN_ALT_BOTH_PATHS,
+                    "txn_alt_context": TXN_ALT_CONTEXT, "idle_check": IDLE_CHECK, "idle_check_naive": IDLE_CHECK_NAIVE,
+                    "discard": DISCARD, "discard_naive": DISCARD_NAIVE, "retry": RETRY, "retry_naive": RETRY_NAIVE,
+                    "touch": TOUCH, "exhausted_log": EXHAUSTED_LOG}
+        else:
+            snip = JS
+
+        def test_name(key: str) -> str:
+            return TESTS[key][lang]
+
         modules = [
             Module("errors", stem("errors"), src.ERRORS, role="errors", feature="backend"),
             Module("backend", stem("backend"), src.BACKEND, role="storage", feature="backend",
-                   imports=(Import("connection", ("Connection",)), Import("errors", ("ConnectionLost",)))),
+                   imports=(Import("connection", ("Connection",) if ctx.py else ("Connection", "roundTrip")),
+                            Import("errors", ("ConnectionLost",)))),
             Module("connection", stem("connection"), src.CONNECTION, role="storage", feature="backend",
                    imports=(Import("errors", ("ConnectionLost",)),)),
             Module("pool", stem("pool"), src.POOL, role="util", feature="pool",
@@ -176,7 +273,7 @@ class ConnectionPoolTemplate(Template):
             Module("service", stem(nm["entities"]), src.SERVICE, role="service", feature="service",
                    imports=(Import("errors", ("ConnectionLost", nm["ErrConflict"], nm["ErrInvalid"])),)),
             Module("api", stem("handlers"), src.API, role="api", feature="handlers",
-                   imports=(Import("backend", ("Backend",)), Import("config", ("load_settings",)),
+                   imports=(Import("backend", ("Backend",)), Import("config", (f("load_settings"),)),
                             Import("errors", (f"{nm['Base']}Error",)), Import("pool", ("ConnectionPool",)),
                             Import("repository", (f"{nm['Entity']}Repository",)),
                             Import("service", (f"{nm['Entity']}Service",)))),
@@ -190,30 +287,31 @@ class ConnectionPoolTemplate(Template):
                    imports=(Import("backend", ("Backend",)), Import("pool", ("ConnectionPool",)),
                             Import("session", ("transaction",)))),
             Module("t_service", stem(nm["entities"]), tst.TEST_SERVICE, feature="handlers", test=True,
-                   imports=(Import("api", ("build_app",)), Import("config", ("Settings",)),
+                   imports=(Import("api", (f("build_app"),)), Import("config", ("Settings",)),
                             Import("errors", (nm["ErrInvalid"], nm["ErrMissing"])))),
             Module("t_api", stem("handlers"), tst.TEST_API.replace(
                 "{{herring_test}}", tst.HERRING_TEST if herring else ""), feature="handlers", test=True,
-                   imports=(Import("api", ("build_app", "handle_create", "handle_get", "handle_health")),
+                   imports=(Import("api", tuple(f(x) for x in ("build_app", "handle_create", "handle_get", "handle_health"))),
                             Import("backend", ("Backend",)), Import("config", ("Settings",)))),
         ]
         oracle = [
             Module("h_errors", stem("error", "paths"), tst.HIDDEN, test=True, hidden=True,
-                   imports=(Import("api", ("build_app", "handle_advance", "handle_cancel", "handle_create",
-                                           "handle_get", "handle_health", "handle_list")),
+                   imports=(Import("api", tuple(f(x) for x in ("build_app", "handle_advance", "handle_cancel",
+                                                          "handle_create", "handle_get", "handle_health",
+                                                          "handle_list"))),
                             Import("backend", ("Backend",)), Import("config", ("Settings",)),
                             Import("errors", (nm["ErrMissing"],)), Import("session", ("transaction",)))),
         ]
-        sites = {"txn_body": TXN_FAULTY, "idle_check": IDLE_CHECK, "discard_close": DISCARD,
-                 "retry_loop": RETRY, "checkin_touch": TOUCH, "exhausted_log": ""}
+        sites = {"txn_body": snip["txn_faulty"], "idle_check": snip["idle_check"], "discard_close": snip["discard"],
+                 "retry_loop": snip["retry"], "checkin_touch": snip["touch"], "exhausted_log": ""}
         bug = Bug(
             site="txn_body",
-            gold=Fix("gold", {"txn_body": TXN_GOLD},
+            gold=Fix("gold", {"txn_body": snip["txn_gold"]},
                      "Return the connection in a finally block so failed transactions give it back."),
             alternatives=(
-                Fix("both-paths", {"txn_body": TXN_ALT_BOTH_PATHS},
+                Fix("both-paths", {"txn_body": snip["txn_alt_both"]},
                     "Check the connection in on the error path as well as after commit."),
-                Fix("pool-context", {"txn_body": TXN_ALT_CONTEXT},
+                Fix("pool-context", {"txn_body": snip["txn_alt_context"]},
                     "Borrow the connection through the pool's own context manager."),
             ),
             level="layer-boundary",
@@ -226,28 +324,28 @@ class ConnectionPoolTemplate(Template):
             canaries.append(Canary("quiet-discard", "discard_close",
                                    "`except ConnectionLost: pass` looks like a swallowed error; closing a "
                                    "dead connection always raises and the slot must be freed anyway.",
-                                   DISCARD_NAIVE, "test_dead_connections_are_discarded_quietly"))
+                                   snip["discard_naive"], test_name("quiet-discard")))
         if ctx.has_canary("retry-once"):
             canaries.append(Canary("retry-once", "retry_loop",
                                    "`range(self._retries + 1)` looks like one attempt too many; the first "
-                                   "attempt is not a retry.", RETRY_NAIVE,
-                                   "test_request_after_server_restart_is_retried"))
+                                   "attempt is not a retry.", snip["retry_naive"],
+                                   test_name("retry-once")))
         if ctx.has_canary("idle-check-boundary"):
             canaries.append(Canary("idle-check-boundary", "idle_check",
                                    "`>=` in the idle check looks one tick early; a connection idle for "
-                                   "exactly the interval must be pinged.", IDLE_CHECK_NAIVE,
-                                   "test_connection_idle_for_exactly_the_check_interval_is_pinged"))
+                                   "exactly the interval must be pinged.", snip["idle_check_naive"],
+                                   test_name("idle-check-boundary")))
         herrings = []
         if ctx.has_herring("misleading-log"):
             herrings.append(RedHerring("misleading-log",
                                        "Checkout timeouts are blamed on slow pings, pointing at the "
                                        "database rather than leaked connections.",
-                                       snippets={"exhausted_log": EXHAUSTED_LOG}))
+                                       snippets={"exhausted_log": snip["exhausted_log"]}))
         if herring:
             herrings.append(RedHerring("misleading-test",
                                        "A visible test about recovering after a server restart fails; the "
                                        "cause is connections leaked by failed transactions.",
-                                       failing_tests=("test_pool_recovers_after_server_restart",)))
+                                       failing_tests=(test_name("herring"),)))
         if ctx.has_herring("suspicious-commit"):
             herrings.append(RedHerring("suspicious-commit",
                                        "A late commit changes how the pool records idle time on checkin; "
@@ -277,14 +375,22 @@ class ConnectionPoolTemplate(Template):
             "before reuse, and a request whose connection was reset by a server restart is retried "
             "once on a fresh connection.",
         )]
-        usage = ("```python\n"
-                 "service, pool = build_app()\n"
-                 f"record = service.{nm['fn_create']}(\"{nm['owner_a']}\", \"{nm['label_a']}\")\n"
-                 f"service.advance(record[\"{nm['id_f']}\"])\n"
-                 "```")
+        if ctx.py:
+            usage = ("```python\n"
+                     "service, pool = build_app()\n"
+                     f"record = service.{nm['fn_create']}(\"{nm['owner_a']}\", \"{nm['label_a']}\")\n"
+                     f"service.advance(record[\"{nm['id_f']}\"])\n"
+                     "```")
+        else:
+            usage = ("```js\n"
+                     "const { service, pool } = buildApp();\n"
+                     f"const record = await service.{nm['fn_create']}('{nm['owner_a']}', '{nm['label_a']}');\n"
+                     f"await service.advance(record.{nm['id_f']});\n"
+                     "```")
         return Blueprint(
             package=ctx.project, summary=summary, modules=modules, tests=tests, oracle=oracle,
             sites=sites, names=nm, bug=bug, canaries=canaries, red_herrings=herrings, features=features,
             settings=settings, readme_usage=usage, readme_sections=sections,
-            fact_tokens=[("finally:\n        pool.checkin(conn)", ())],
+            fact_tokens=[("finally:\n        pool.checkin(conn)", ())] if ctx.py else
+            [("} finally {\n    await pool.checkin(conn);", ())],
         )
