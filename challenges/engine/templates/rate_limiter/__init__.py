@@ -31,6 +31,19 @@ SCAFFOLD_WORDS = frozenset({
 })
 
 
+class _Spelling:
+    """Site snippets in the drawn style: ``NAME_F`` spellings for the functional limiter."""
+
+    def __init__(self, module, functional: bool) -> None:
+        self._module = module
+        self._functional = functional
+
+    def __getattr__(self, name: str) -> str:
+        if self._functional and hasattr(self._module, name + "_F"):
+            return getattr(self._module, name + "_F")
+        return getattr(self._module, name)
+
+
 @register
 class RateLimiter(Template):
     spec = TemplateSpec(
@@ -45,7 +58,7 @@ class RateLimiter(Template):
         key_concepts=("rate-limiting", "sliding-window", "quota", "retry-after"),
         architecture="layered-service",
         structures=("flat", "nested", "domain-driven", "layer-driven"),
-        styles=("object-oriented",),
+        styles=("object-oriented", "functional"),
         bug_levels=("utility",),
         variable_slots=(
             Slot("edge", ("admit", "expiry"), "which limiter comparison ships wrong"),
@@ -80,6 +93,9 @@ class RateLimiter(Template):
         prefix = ident_sample.split("-")[0] if "-" in ident_sample else entity[:3]
         prefix = "".join(ch for ch in prefix.upper() if ch.isalnum()) or "ID"
         owner_a, owner_b = labels[0], labels[1]
+        functional = ctx.style == "functional"
+        # Functional style builds the limiter from a factory function instead of a class.
+        limiter_name = n.fn(str(ctx.slot("limiter_noun"))) if functional else str(ctx.slot("limiter_noun"))
         phrases = lex.log_phrases or ("upstream acknowledgement delayed",)
         names = {
             "project": ctx.project,
@@ -99,7 +115,9 @@ class RateLimiter(Template):
             "cat_f": n.field(f["category"]), "cat_h": human(f["category"]),
             "status_f": n.field(f["status"]),
             "ts_f": n.field(f["timestamp"]),
-            "LimiterCls": str(ctx.slot("limiter_noun")),
+            "LimiterCls": limiter_name,
+            "LimiterTitle": str(ctx.slot("limiter_noun")),
+            "new_limiter": f"new {limiter_name}" if ctx.js and not functional else limiter_name,
             "RepoCls": pascal(entity) + str(ctx.slot("repo_noun")),
             "SvcCls": pascal(entity) + str(ctx.slot("service_noun")),
             "fn_submit": n.fn(lex.verb("create"), entity),
@@ -134,7 +152,8 @@ class RateLimiter(Template):
             Module("models", stem("models"), src.MODELS, role="model", feature="records",
                    imports=(Import("errors", (nm["ErrInvalid"],)),)),
             Module("limiter", stem("limiter") if ctx.slot("limiter_noun") != "QuotaWindow" else stem("window"),
-                   src.LIMITER, role="util", feature="limiter",
+                   src.LIMITER_FUNCTIONAL if ctx.style == "functional" else src.LIMITER, role="util",
+                   feature="limiter",
                    imports=(Import("models", ("Decision",)),)),
             Module("quotas", stem("quotas"), src.QUOTAS, role="config", feature="settings",
                    imports=(Import("errors", (nm["ErrInvalid"],)),)),
@@ -163,7 +182,8 @@ class RateLimiter(Template):
                 "pending-remaining", "remaining",
                 "`limit - len(times) - 1` looks like an off-by-one, but the admitted request is appended "
                 "only after `remaining` is computed.",
-                src.REMAINING_NAIVE, n.fn("test", "remaining", "counts", "down", "to", "zero")
+                _Spelling(src, ctx.style == "functional").REMAINING_NAIVE,
+                n.fn("test", "remaining", "counts", "down", "to", "zero")
                 if ctx.py else "remaining counts down to zero",
             ))
         herrings = self._herrings(ctx, src)
@@ -251,6 +271,7 @@ class RateLimiter(Template):
         ]
 
     def _sites(self, ctx: BuildContext, src) -> tuple[dict[str, str], Bug, str]:
+        src = _Spelling(src, ctx.style == "functional")
         sites = {
             "expiry": src.EXPIRY_GOLD,
             "admit": src.ADMIT_GOLD,
@@ -293,6 +314,7 @@ class RateLimiter(Template):
         return sites, bug, src.ADMIT_GOLD
 
     def _herrings(self, ctx: BuildContext, src) -> list[RedHerring]:
+        src = _Spelling(src, ctx.style == "functional")
         out = []
         if ctx.has_herring("misleading-log"):
             out.append(RedHerring(

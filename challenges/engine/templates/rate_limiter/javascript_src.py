@@ -214,6 +214,88 @@ class {{LimiterCls}} {
 module.exports = { {{LimiterCls}} };
 """
 
+LIMITER_FUNCTIONAL = """'use strict';
+
+/**
+ * Sliding-window request quotas, one window per key.
+ *
+ * Every admitted request is remembered with the time it was admitted.  A
+ * request admitted at `t` counts against its key while `now - t < window`;
+ * from `t + window` on it no longer counts.  Rejected requests are not
+ * remembered, so a caller that keeps retrying does not push its own wait back.
+ */
+
+{{imports}}
+
+/**
+ * A limiter admitting at most `limit` requests per key in any `window`
+ * seconds: a frozen object of functions sharing one private table of
+ * admission times.
+ */
+function {{LimiterCls}}(limit, window, clock) {
+  if (!(limit >= 1)) {
+    throw new RangeError('limit must be at least 1');
+  }
+  if (!(window > 0)) {
+    throw new RangeError('window must be positive');
+  }
+  const admitted = new Map();
+
+  {{[}}
+  /** Admit one request for `key` if its window has room; never blocks. */
+  function acquire(key) {
+    const now = clock();
+    const times = recent(key, now);
+    {{!admit}}
+      {{!remaining}}
+      times.push(now);
+      return new Decision(true, remaining, 0);
+    }
+    return new Decision(false, 0, waitFor(times, now));
+  }
+
+  /** The admission times of `key` that still count at `now`, oldest first. */
+  function recent(key, now) {
+    let times = admitted.get(key);
+    if (times === undefined) {
+      times = [];
+      admitted.set(key, times);
+    }
+    {{!expiry}}
+  {{]}}
+      times.shift();
+    }
+    return times;
+  }
+
+  /** How many requests `key` could make right now. */
+  function available(key) {
+    return Math.max(0, limit - recent(key, clock()).length);
+  }
+
+  /** Seconds until the oldest counted request stops counting. */
+  function waitFor(times, now) {
+    {{!retry_after}}
+  }
+
+  /** Drop everything remembered about `key` (an operator reset). */
+  function forget(key) {
+    admitted.delete(key);
+  }
+
+  function keys() {
+    return [...admitted.entries()]
+      .filter(([, times]) => times.length > 0)
+      .map(([key]) => key)
+      .sort();
+  }
+
+  return Object.freeze({ limit, window, acquire, available, forget, keys });
+}
+
+module.exports = { {{LimiterCls}} };
+"""
+
 QUOTAS = """'use strict';
 
 /** Settings, read from `config/settings.json` at the repository root. */
@@ -417,7 +499,7 @@ const quietLogger = Object.freeze({ debug() {}, info() {}, warn() {} });
 
 /** A service wired with in-memory storage and a sliding-window limiter. */
 function buildService(settings = loadSettings(), clock = () => performance.now() / 1000, logger = quietLogger) {
-  const limiter = new {{LimiterCls}}(settings.requestsPerWindow, settings.windowSeconds, clock);
+  const limiter = {{new_limiter}}(settings.requestsPerWindow, settings.windowSeconds, clock);
   return new {{SvcCls}}(new {{RepoCls}}(settings.{{id_f}}Prefix), limiter, clock, logger);
 }
 
@@ -507,3 +589,17 @@ REJECTED_LOG = "this._logger.info(`rejected ${key}: quota used up`);"
 REJECTED_LOG_HERRING = (
     "this._logger.warn(`{{log_phrase}}; ${key} backing off (clock ${this._clock().toFixed(3)})`);"
 )
+
+# Functional-style spellings of the limiter sites (closures instead of fields).
+EXPIRY_GOLD_F = "while (times.length && times[0] <= now - window) {"
+EXPIRY_FAULTY_F = "while (times.length && times[0] < now - window) {"
+EXPIRY_ALT_AGE_F = "while (times.length > 0 && now - times[0] >= window) {"
+EXPIRY_ALT_SHIFT_F = "while (times[0] !== undefined && times[0] + window <= now) {"
+ADMIT_GOLD_F = "if (times.length < limit) {"
+ADMIT_FAULTY_F = "if (times.length <= limit) {"
+ADMIT_ALT_PLUS_ONE_F = "if (times.length + 1 <= limit) {"
+ADMIT_ALT_ROOM_F = "if (limit - times.length > 0) {"
+REMAINING_F = "const remaining = limit - times.length - 1;"
+REMAINING_NAIVE_F = "const remaining = limit - times.length;"
+RETRY_AFTER_F = "return Math.max(0, times[0] + window - now);"
+RETRY_AFTER_BEFORE_F = "return times[0] + window - now;"

@@ -20,10 +20,10 @@ class FakeClock {
 """
 
 TEST_LIMITER = HEAD + """
-describe('{{LimiterCls}}', () => {
+describe('{{LimiterTitle}}', () => {
   const setup = () => {
     const clock = new FakeClock(1000);
-    return { clock, limiter: new {{LimiterCls}}(3, 60, clock.read) };
+    return { clock, limiter: {{new_limiter}}(3, 60, clock.read) };
   };
 
   test('first requests are admitted', () => {
@@ -65,8 +65,8 @@ describe('{{LimiterCls}}', () => {
   });
 
   test('rejects bad configuration', () => {
-    assert.throws(() => new {{LimiterCls}}(0, 60, () => 0), RangeError);
-    assert.throws(() => new {{LimiterCls}}(3, 0, () => 0), RangeError);
+    assert.throws(() => {{new_limiter}}(0, 60, () => 0), RangeError);
+    assert.throws(() => {{new_limiter}}(3, 0, () => 0), RangeError);
   });
 });
 """
@@ -235,7 +235,7 @@ describe('quota windows', () => {
 
   test('the window slides request by request', () => {
     const clock = new FakeClock(100);
-    const limiter = new {{LimiterCls}}(2, 60, clock.read);
+    const limiter = {{new_limiter}}(2, 60, clock.read);
     assert.equal(limiter.acquire('k').allowed, true);
     clock.advance(30);
     assert.equal(limiter.acquire('k').allowed, true);
@@ -256,7 +256,7 @@ describe('quota windows', () => {
 
   test('a single-request quota', () => {
     const clock = new FakeClock(100);
-    const limiter = new {{LimiterCls}}(1, 10, clock.read);
+    const limiter = {{new_limiter}}(1, 10, clock.read);
     assert.equal(limiter.acquire('k').allowed, true);
     assert.equal(limiter.acquire('k').allowed, false);
     clock.advance(10);
@@ -274,7 +274,7 @@ describe('quota windows', () => {
 
   test('rejected requests do not extend the wait', () => {
     const clock = new FakeClock(100);
-    const limiter = new {{LimiterCls}}(1, 60, clock.read);
+    const limiter = {{new_limiter}}(1, 60, clock.read);
     limiter.acquire('k');
     clock.advance(30);
     assert.equal(limiter.acquire('k').allowed, false);

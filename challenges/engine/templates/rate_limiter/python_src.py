@@ -177,6 +177,70 @@ class {{LimiterCls}}:
         return sorted(key for key, times in self._admitted.items() if times)
 '''
 
+LIMITER_FUNCTIONAL = '''"""Sliding-window request quotas, one window per key.
+
+Every admitted request is remembered with the time it was admitted.  A
+request admitted at ``t`` counts against its key while ``now - t < window``;
+from ``t + window`` on it no longer counts.  Rejected requests are not
+remembered, so a caller that keeps retrying does not push its own wait back.
+"""
+
+from collections import deque
+from types import SimpleNamespace
+
+{{imports}}
+
+
+def {{LimiterCls}}(limit, window, clock):
+    """A limiter admitting at most ``limit`` requests per key in any ``window`` seconds.
+
+    Returns a namespace of functions (``acquire``, ``available``, ``forget``,
+    ``keys``) that share one private table of admission times.
+    """
+    if limit < 1:
+        raise ValueError("limit must be at least 1")
+    if window <= 0:
+        raise ValueError("window must be positive")
+    admitted = {}
+
+    {{[}}
+    def acquire(key):
+        """Admit one request for ``key`` if its window has room; never blocks."""
+        now = clock()
+        times = recent(key, now)
+        {{!admit}}
+            {{!remaining}}
+            times.append(now)
+            return Decision(allowed=True, remaining=remaining, retry_after=0.0)
+        return Decision(allowed=False, remaining=0, retry_after=wait_for(times, now))
+
+    def recent(key, now):
+        """The admission times of ``key`` that still count at ``now``, oldest first."""
+        times = admitted.setdefault(key, deque())
+        {{!expiry}}
+    {{]}}
+            times.popleft()
+        return times
+
+    def available(key):
+        """How many requests ``key`` could make right now."""
+        return max(0, limit - len(recent(key, clock())))
+
+    def wait_for(times, now):
+        """Seconds until the oldest counted request stops counting."""
+        {{!retry_after}}
+
+    def forget(key):
+        """Drop everything remembered about ``key`` (an operator reset)."""
+        admitted.pop(key, None)
+
+    def keys():
+        return sorted(key for key, times in admitted.items() if times)
+
+    return SimpleNamespace(limit=limit, window=window, acquire=acquire, available=available,
+                           forget=forget, keys=keys)
+'''
+
 QUOTAS = '''"""Settings, read from ``config/settings.json`` at the repository root."""
 
 import json
@@ -344,7 +408,7 @@ import time
 def build_service(settings=None, clock=time.monotonic):
     """A service wired with in-memory storage and a sliding-window limiter."""
     settings = settings or load_settings()
-    limiter = {{LimiterCls}}(settings.requests_per_window, settings.window_seconds, clock)
+    limiter = {{new_limiter}}(settings.requests_per_window, settings.window_seconds, clock)
     return {{SvcCls}}({{RepoCls}}(settings.{{id_f}}_prefix), limiter, clock)
 
 
@@ -415,3 +479,17 @@ RETRY_AFTER_BEFORE = "return times[0] + self._window - now"
 
 REJECTED_LOG = 'logger.info("rejected %s: quota used up", key)'
 REJECTED_LOG_HERRING = 'logger.warning("{{log_phrase}}; %s backing off (clock %.3f)", key, self._clock())'
+
+# Functional-style spellings of the limiter sites (closures instead of attributes).
+EXPIRY_GOLD_F = "while times and times[0] <= now - window:"
+EXPIRY_FAULTY_F = "while times and times[0] < now - window:"
+EXPIRY_ALT_AGE_F = "while times and now - times[0] >= window:"
+EXPIRY_ALT_SHIFT_F = "while times and times[0] + window <= now:"
+ADMIT_GOLD_F = "if len(times) < limit:"
+ADMIT_FAULTY_F = "if len(times) <= limit:"
+ADMIT_ALT_PLUS_ONE_F = "if len(times) + 1 <= limit:"
+ADMIT_ALT_ROOM_F = "if limit - len(times) > 0:"
+REMAINING_F = "remaining = limit - len(times) - 1"
+REMAINING_NAIVE_F = "remaining = limit - len(times)"
+RETRY_AFTER_F = "return max(0.0, times[0] + window - now)"
+RETRY_AFTER_BEFORE_F = "return times[0] + window - now"

@@ -18,10 +18,10 @@ TEST_LIMITER = '''import unittest
 {{imports}}
 ''' + CLOCK + '''
 
-class {{LimiterCls}}Test(unittest.TestCase):
+class {{LimiterTitle}}Test(unittest.TestCase):
     def setUp(self):
         self.clock = FakeClock(1000.0)
-        self.limiter = {{LimiterCls}}(limit=3, window=60, clock=self.clock)
+        self.limiter = {{new_limiter}}(limit=3, window=60, clock=self.clock)
 
     def test_first_requests_are_admitted(self):
         for _ in range(3):
@@ -52,9 +52,9 @@ class {{LimiterCls}}Test(unittest.TestCase):
 
     def test_rejects_bad_configuration(self):
         with self.assertRaises(ValueError):
-            {{LimiterCls}}(limit=0, window=60, clock=self.clock)
+            {{new_limiter}}(limit=0, window=60, clock=self.clock)
         with self.assertRaises(ValueError):
-            {{LimiterCls}}(limit=3, window=0, clock=self.clock)
+            {{new_limiter}}(limit=3, window=0, clock=self.clock)
 '''
 
 TEST_SERVICE = '''import unittest
@@ -212,7 +212,7 @@ class QuotaWindowTest(unittest.TestCase):
         self.assertEqual(decision.remaining, 2)
 
     def test_window_slides_request_by_request(self):
-        limiter = {{LimiterCls}}(limit=2, window=60, clock=self.clock)
+        limiter = {{new_limiter}}(limit=2, window=60, clock=self.clock)
         self.assertTrue(limiter.acquire("k").allowed)
         self.clock.advance(30)
         self.assertTrue(limiter.acquire("k").allowed)
@@ -231,7 +231,7 @@ class QuotaWindowTest(unittest.TestCase):
         self.assertTrue(limiter.acquire("k").allowed)
 
     def test_single_request_quota(self):
-        limiter = {{LimiterCls}}(limit=1, window=10, clock=self.clock)
+        limiter = {{new_limiter}}(limit=1, window=10, clock=self.clock)
         self.assertTrue(limiter.acquire("k").allowed)
         self.assertFalse(limiter.acquire("k").allowed)
         self.clock.advance(10)
@@ -245,7 +245,7 @@ class QuotaWindowTest(unittest.TestCase):
         self.assertEqual(self.service.quota("{{owner_a}}")["available"], 0)
 
     def test_rejected_requests_do_not_extend_the_wait(self):
-        limiter = {{LimiterCls}}(limit=1, window=60, clock=self.clock)
+        limiter = {{new_limiter}}(limit=1, window=60, clock=self.clock)
         limiter.acquire("k")
         self.clock.advance(30)
         self.assertFalse(limiter.acquire("k").allowed)
