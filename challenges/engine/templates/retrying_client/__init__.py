@@ -33,6 +33,19 @@ SCAFFOLD_WORDS = frozenset({
 })
 
 
+class _Spelling:
+    """Site snippets in the drawn style: ``NAME_F`` spellings for the functional retry wrapper."""
+
+    def __init__(self, module, functional: bool) -> None:
+        self._module = module
+        self._functional = functional
+
+    def __getattr__(self, name: str) -> str:
+        if self._functional and hasattr(self._module, name + "_F"):
+            return getattr(self._module, name + "_F")
+        return getattr(self._module, name)
+
+
 @register
 class RetryingClient(Template):
     spec = TemplateSpec(
@@ -47,7 +60,7 @@ class RetryingClient(Template):
         key_concepts=("retries", "exponential-backoff", "idempotency-keys", "transient-errors", "batch-import"),
         architecture="client-sdk",
         structures=("flat", "nested", "domain-driven", "layer-driven"),
-        styles=("object-oriented",),
+        styles=("object-oriented", "functional"),
         bug_levels=("utility", "layer-boundary"),
         variable_slots=(
             Slot("max_attempts", (3, 4, 5, 6)),
@@ -94,6 +107,8 @@ class RetryingClient(Template):
             "qty_f": n.field(f["quantity"]), "qty_h": human(f["quantity"]),
             "status_f": n.field(f["status"]), "status_h": human(f["status"]),
             "Status": pascal(f["status"]),
+            "retry_doc": _Spelling(python_src if ctx.py else javascript_src,
+                                   ctx.style == "functional").RETRY_DOC,
             "entities_path": kebab(entities),
             "status_path": "status",
             "ClientCls": pascal(entity) + str(ctx.slot("client_noun")),
@@ -122,6 +137,7 @@ class RetryingClient(Template):
         stem = n.file
         lex = ctx.lex
         errs = ("TransientError", "RetriesExhausted")
+        functional = ctx.style == "functional"
         m = [
             Module("errors", stem("errors"), src.ERRORS, role="errors", feature="records"),
             Module("models", stem("models") if ctx.py else stem("messages"), src.MODELS, role="model",
@@ -129,7 +145,8 @@ class RetryingClient(Template):
             Module("policy", stem("policy") if ctx.py else stem("retry", "policy"), src.POLICY, role="config",
                    feature="settings"),
             Module("backoff", stem("backoff"), src.BACKOFF, role="util", feature="backoff"),
-            Module("retry", stem("retrier") if ctx.py else stem("retry"), src.RETRY, role="util",
+            Module("retry", stem("retrier") if ctx.py else stem("retry"),
+                   src.RETRY_FUNCTIONAL if functional else src.RETRY, role="util",
                    feature="retries",
                    imports=(Import("backoff", (n.fn("backoff_delay"),)),
                             Import("errors", errs))),
@@ -143,7 +160,7 @@ class RetryingClient(Template):
                             Import("models", (nm["Entity"] if ctx.py else n.fn("make", lex.noun("entity")),
                                               "Request")),
                             Import("policy", (n.fn("load_policy"),)),
-                            Import("retry", ("Retrier",)))),
+                            Import("retry", ("retrying",) if functional else ("Retrier",)))),
             Module("importer", stem(lex.noun("entity", True), "import") if ctx.py
                    else stem("batch", "import"), src.IMPORTER, role="service", feature="importer",
                    imports=(Import("errors", (nm["ErrConflict"], nm["ErrInvalid"], nm["ErrMissing"], *errs)),)),
@@ -249,7 +266,12 @@ class RetryingClient(Template):
         ]
 
     def _sites(self, ctx: BuildContext, src) -> tuple[dict[str, str], Bug, str]:
+        src = _Spelling(src, ctx.style == "functional")
         sites = {
+            "client_wiring": src.CLIENT_WIRING,
+            "client_init": src.CLIENT_INIT,
+            "client_stats": src.CLIENT_STATS,
+            "client_send": src.CLIENT_SEND,
             "give_up": src.GIVE_UP_GOLD,
             "timeout_retry": src.TIMEOUT_GOLD,
             "backoff_step": src.BACKOFF_STEP,
@@ -323,6 +345,7 @@ class RetryingClient(Template):
         return out
 
     def _herrings(self, ctx: BuildContext, src, nm: dict[str, str]) -> list[RedHerring]:
+        src = _Spelling(src, ctx.style == "functional")
         out = []
         if ctx.has_herring("misleading-log"):
             out.append(RedHerring(

@@ -257,6 +257,7 @@ class Retrier {
     this._shouldRetry = shouldRetry;
     this._sleep = sleep;
     this._logger = logger;
+    this.stats = { calls: 0, retries: 0, slept: 0 };
   }
 
   get policy() {
@@ -264,6 +265,7 @@ class Retrier {
   }
 
   async call(send, request) {
+    this.stats.calls += 1;
     let attempt = 0;
     for (;;) {
       attempt += 1;
@@ -284,6 +286,8 @@ class Retrier {
         const delay = backoffDelay(attempt, this._policy);
         {{]}}
         {{!retry_log}}
+        this.stats.retries += 1;
+        this.stats.slept += delay;
         await this._sleep(delay);
       }
     }
@@ -291,6 +295,61 @@ class Retrier {
 }
 
 module.exports = { Retrier, sleepSeconds };
+"""
+
+RETRY_FUNCTIONAL = """'use strict';
+
+/** Running a call again when the connection to the remote fails. */
+
+{{imports}}
+
+const sleepSeconds = (seconds) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+
+/**
+ * Wrap `send` so that it is called again until it succeeds or `policy` runs
+ * out.  Only `TransientError` is ever retried, and only when `shouldRetry`
+ * agrees; every other error propagates at once.  When the last permitted
+ * attempt fails, `RetriesExhausted` is thrown with that failure as its
+ * `cause`.  The wrapper's `stats` property counts calls, retries and seconds
+ * slept.
+ */
+function retrying(send, policy, shouldRetry, sleep = sleepSeconds, logger = null) {
+  const stats = { calls: 0, retries: 0, slept: 0 };
+
+  async function call(request) {
+    stats.calls += 1;
+    let attempt = 0;
+    for (;;) {
+      attempt += 1;
+      try {
+        return await send(request);
+      } catch (err) {
+        {{[}}
+        if (!(err instanceof TransientError) || !shouldRetry(err, request)) {
+          throw err;
+        }
+        {{!give_up}}
+          throw new RetriesExhausted(
+            `${request.method} ${request.path} failed after ${attempt} attempts`,
+            { attempts: attempt },
+            err,
+          );
+        }
+        const delay = backoffDelay(attempt, policy);
+        {{]}}
+        {{!retry_log}}
+        stats.retries += 1;
+        stats.slept += delay;
+        await sleep(delay);
+      }
+    }
+  }
+
+  call.stats = stats;
+  return call;
+}
+
+module.exports = { retrying, sleepSeconds };
 """
 
 TRANSPORT = """'use strict';
@@ -415,10 +474,10 @@ CLIENT = """'use strict';
 /**
  * Client of the remote {{entity_h}} registry.
  *
- * Every call goes through a `Retrier`.  Whether a failed call may be sent
- * again is decided here, next to the protocol: a request that never reached
- * the registry is always safe to repeat; one that timed out may already have
- * been applied and is only repeated when repeating cannot apply it twice.
+ * {{retry_doc}}  Whether a failed call may be sent again is
+ * decided here, next to the protocol: a request that never reached the
+ * registry is always safe to repeat; one that timed out may already have been
+ * applied and is only repeated when repeating cannot apply it twice.
  */
 
 {{imports}}
@@ -436,17 +495,19 @@ function shouldRetry(error, request) {
 
 /** A client over `transport` with the configured retry policy. */
 function buildClient(transport, policy = loadPolicy(), sleep = undefined) {
-  return new {{ClientCls}}(transport, new Retrier(policy, shouldRetry, sleep));
+  {{!client_wiring}}
 }
 
 class {{ClientCls}} {
-  constructor(transport, retrier) {
-    this._transport = transport;
-    this._retrier = retrier;
+  {{!client_init}}
+
+  /** Calls, retries and seconds slept so far. */
+  get stats() {
+    {{!client_stats}}
   }
 
   async _call(request) {
-    const response = await this._retrier.call((req) => this._transport.send(req), request);
+    {{!client_send}}
     if (response.ok) {
       return response.body;
     }
@@ -616,5 +677,35 @@ RETRY_LOG = (
 )
 RETRY_LOG_HERRING = (
     "this._logger?.warn(`${request.method} ${request.path}: connection pool exhausted (${err.code}), "
+    "recycling; retrying in ${delay.toFixed(2)}s`);"
+)
+
+# Style-dependent wiring of the client (not part of the bug).
+CLIENT_WIRING = "return new {{ClientCls}}(transport, new Retrier(policy, shouldRetry, sleep));"
+CLIENT_WIRING_F = "return new {{ClientCls}}(retrying((request) => transport.send(request), policy, shouldRetry, sleep));"
+CLIENT_INIT = """constructor(transport, retrier) {
+  this._transport = transport;
+  this._retrier = retrier;
+}"""
+CLIENT_INIT_F = """constructor(send) {
+  this._send = send;
+}"""
+CLIENT_STATS = "return this._retrier.stats;"
+CLIENT_STATS_F = "return this._send.stats;"
+CLIENT_SEND = "const response = await this._retrier.call((req) => this._transport.send(req), request);"
+CLIENT_SEND_F = "const response = await this._send(request);"
+RETRY_DOC = "Every call goes through a `Retrier`."
+RETRY_DOC_F = "Every call goes through a send function wrapped by `retrying`."
+
+GIVE_UP_GOLD_F = "if (attempt >= policy.maxAttempts) {"
+GIVE_UP_FAULTY_F = "if (attempt > policy.maxAttempts) {"
+GIVE_UP_ALT_EQUAL_F = "if (attempt === policy.maxAttempts) {"
+GIVE_UP_ALT_LEFT_F = "if (policy.maxAttempts - attempt < 1) {"
+RETRY_LOG_F = (
+    "logger?.debug(`${request.method} ${request.path} failed (${err.code}); "
+    "retrying in ${delay.toFixed(2)}s`);"
+)
+RETRY_LOG_HERRING_F = (
+    "logger?.warn(`${request.method} ${request.path}: connection pool exhausted (${err.code}), "
     "recycling; retrying in ${delay.toFixed(2)}s`);"
 )

@@ -251,6 +251,54 @@ class Retrier:
                 self._sleep(delay)
 '''
 
+RETRY_FUNCTIONAL = '''"""Running a call again when the connection to the remote fails."""
+
+import logging
+import time
+
+{{imports}}
+
+logger = logging.getLogger(__name__)
+
+
+def retrying(send, policy, should_retry, sleep=time.sleep):
+    """Wrap ``send`` so that it is called again until it succeeds or ``policy`` runs out.
+
+    Only ``TransientError`` is ever retried, and only when ``should_retry``
+    agrees; every other error propagates at once.  When the last permitted
+    attempt fails, ``RetriesExhausted`` is raised with that failure as its
+    cause.  The wrapper's ``stats`` attribute counts calls, retries and
+    seconds slept.
+    """
+    stats = {"calls": 0, "retries": 0, "slept": 0.0}
+
+    def call(request):
+        stats["calls"] += 1
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                return send(request)
+            except TransientError as exc:
+                {{[}}
+                if not should_retry(exc, request):
+                    raise
+                {{!give_up}}
+                    raise RetriesExhausted(
+                        f"{request.method} {request.path} failed after {attempt} attempts",
+                        attempts=attempt,
+                    ) from exc
+                delay = backoff_delay(attempt, policy)
+                {{]}}
+                {{!retry_log}}
+                stats["retries"] += 1
+                stats["slept"] += delay
+                sleep(delay)
+
+    call.stats = stats
+    return call
+'''
+
 TRANSPORT = '''"""An in-memory stand-in for the remote {{entity_h}} registry.
 
 It speaks the same request/response protocol as the real registry, keeps its
@@ -346,7 +394,7 @@ class InMemoryTransport:
 
 CLIENT = '''"""Client of the remote {{entity_h}} registry.
 
-Every call goes through a ``Retrier``.  Whether a failed call may be sent
+{{retry_doc}}  Whether a failed call may be sent
 again is decided here, next to the protocol: a request that never reached the
 registry is always safe to repeat; one that timed out may already have been
 applied and is only repeated when repeating cannot apply it twice.
@@ -367,18 +415,19 @@ def should_retry(error, request):
 
 def build_client(transport, policy=None, sleep=None):
     """A client over ``transport`` with the configured retry policy."""
-    policy = policy or load_policy()
-    retrier = Retrier(policy, should_retry) if sleep is None else Retrier(policy, should_retry, sleep)
-    return {{ClientCls}}(transport, retrier)
+    {{!client_wiring}}
 
 
 class {{ClientCls}}:
-    def __init__(self, transport, retrier):
-        self._transport = transport
-        self._retrier = retrier
+    {{!client_init}}
+
+    @property
+    def stats(self):
+        """Calls, retries and seconds slept so far."""
+        {{!client_stats}}
 
     def _call(self, request):
-        response = self._retrier.call(self._transport.send, request)
+        {{!client_send}}
         if response.ok:
             return response.body
         message = response.body.get("error", f"status {response.status}")
@@ -565,3 +614,29 @@ RETRY_LOG = """logger.debug("%s %s failed (%s); retrying in %.2fs", request.meth
              exc.code, delay)"""
 RETRY_LOG_HERRING = """logger.warning("%s %s: connection pool exhausted (%s), recycling; retrying in %.2fs",
                request.method, request.path, exc.code, delay)"""
+
+# Style-dependent wiring of the client (not part of the bug).
+CLIENT_WIRING = """policy = policy or load_policy()
+retrier = Retrier(policy, should_retry) if sleep is None else Retrier(policy, should_retry, sleep)
+return {{ClientCls}}(transport, retrier)"""
+CLIENT_WIRING_F = """policy = policy or load_policy()
+send = retrying(transport.send, policy, should_retry) if sleep is None else retrying(
+    transport.send, policy, should_retry, sleep,
+)
+return {{ClientCls}}(send)"""
+CLIENT_INIT = """def __init__(self, transport, retrier):
+    self._transport = transport
+    self._retrier = retrier"""
+CLIENT_INIT_F = """def __init__(self, send):
+    self._send = send"""
+CLIENT_STATS = "return self._retrier.stats"
+CLIENT_STATS_F = "return self._send.stats"
+CLIENT_SEND = "response = self._retrier.call(self._transport.send, request)"
+CLIENT_SEND_F = "response = self._send(request)"
+RETRY_DOC = "Every call goes through a ``Retrier``."
+RETRY_DOC_F = "Every call goes through a send function wrapped by ``retrying``."
+
+GIVE_UP_GOLD_F = "if attempt >= policy.max_attempts:"
+GIVE_UP_FAULTY_F = "if attempt > policy.max_attempts:"
+GIVE_UP_ALT_EQUAL_F = "if attempt == policy.max_attempts:"
+GIVE_UP_ALT_LEFT_F = "if policy.max_attempts - attempt < 1:"

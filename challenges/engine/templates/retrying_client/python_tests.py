@@ -188,7 +188,7 @@ class {{ImporterCls}}Test(unittest.TestCase):
         {{ImporterCls}}(self.client, "{{batch}}").run(ROWS)
         listed = self.client.list_for_{{owner}}("{{owner_b}}")
         self.assertEqual([record.{{label_f}} for record in listed], ["{{label_b}}"])
-        self.assertEqual(self.client._retrier.stats["calls"], 3)
+        self.assertEqual(self.client.stats["calls"], 3)
 
     def test_row_keys_name_batch_and_row(self):
         self.assertEqual({{ImporterCls}}(self.client, "{{batch}}").row_key(7), "{{batch}}:7")
