@@ -76,7 +76,8 @@ class InvoiceRounding(Template):
         return {
             "project": ctx.project,
             "Base": pascal(ctx.project),
-            "ErrInvalid": pascal(lex.error("invalid")),
+            # The lexicon's own "invalid" error names a bad identifier; invoices need a general one.
+            "ErrInvalid": "InvalidInvoice",
             "ErrMissing": pascal(lex.error("not_found")),
             "owner": n.fn(owner), "owner_h": human(owner), "owners_h": human(owners),
             "item": n.fn(item), "item_h": human(item),
