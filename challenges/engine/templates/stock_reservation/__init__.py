@@ -4,12 +4,17 @@ A service places holds that set aside part of a resource's capacity, confirms,
 releases and sweeps them; storage keeps one lock per resource, and every writer
 that checks free capacity and then stores a hold must do both under that lock.
 
-Bug (``orchestrator``): the hold operation reads the free capacity before it
-takes the resource lock and only stores the hold under it -- a check-then-act
-across the service and storage layers, so parallel requests can together hold
-more than the capacity.  The Python oracle makes the interleaving deterministic:
-a storage subclass lets parallel readers of the held quantity meet at a
-barrier, which can only happen when the read is outside the lock.  In
+Bug-site levels -- a check-then-act across the service and storage layers, so
+parallel requests can together hold more than the capacity:
+- ``orchestrator``: the service's hold operation reads the free capacity before
+  it takes the resource lock and only stores the hold under it;
+- ``layer-boundary``: the service hands check-and-place to storage, whose place
+  operation reads the held quantity before it takes the lock.
+
+The Python oracle makes the interleaving deterministic: a storage subclass
+tracks which thread holds each resource lock, and readers of the held quantity
+that do *not* hold it meet at a barrier -- which both racing requests reach
+only when the read is outside the lock (a locked reader never waits).  In
 JavaScript storage is asynchronous (one round trip per call) and the lock is a
 per-resource promise chain, so the faulty code interleaves two concurrent holds
 between its awaits deterministically, with no timing involved.
@@ -32,6 +37,7 @@ from challenges.engine.templates.stock_reservation import (
     python_src,
     python_tests,
 )
+from challenges.engine.templates.stock_reservation.placement import LAPSED, PLACE
 
 
 def article(noun: str) -> str:
@@ -105,7 +111,7 @@ HOLD_ALT_VERIFY = '''with self._repository.locked(code):
         # Over the limit with this hold in place: take it back out.
         self._repository.remove_hold(hold.hold_id)
         raise {{ErrExhausted}}(
-            f"not enough {{qty_unit_h}} of {{resource_h}} {code} are free",
+            f"only {record.{{cap_f}} - held + {{qty_f}}} {{qty_unit_h}} of {{resource_h}} {code} are free",
             code=code, requested={{qty_f}},
         )'''
 
@@ -173,9 +179,8 @@ JS_HOLD_ALT_VERIFY = """const hold = await this._repository.locked(code, async (
   if (held > record.{{cap_f}}) {
     // Over the limit with this hold in place: take it back out.
     await this._repository.removeHold(placed.holdId);
-    throw new {{ErrExhausted}}(`not enough {{qty_unit_h}} of {{resource_h}} ${code} are free`, {
-      code, requested: {{qty_f}},
-    });
+    throw new {{ErrExhausted}}(`only ${record.{{cap_f}} - held + {{qty_f}}} {{qty_unit_h}} of {{resource_h}} ${code} `
+      + 'are free', { code, requested: {{qty_f}} });
   }
   return placed;
 });"""
@@ -218,7 +223,7 @@ class StockReservation(Template):
         architecture="layered-service",
         structures=("flat", "nested", "domain-driven", "layer-driven"),
         styles=("object-oriented",),
-        bug_levels=("orchestrator",),
+        bug_levels=("orchestrator", "layer-boundary"),
         variable_slots=(
             Slot("ttl", (120, 300, 600, 900)),
             Slot("max_qty", (8, 12, 20, 40)),
@@ -298,6 +303,7 @@ class StockReservation(Template):
         else:
             snip = {**JS, "gold": JS_HOLD_GOLD, "faulty": JS_HOLD_FAULTY, "alt_acquire": JS_HOLD_ALT_ACQUIRE,
                     "alt_verify": JS_HOLD_ALT_VERIFY}
+        storage_level = ctx.level == "layer-boundary"
         sites = {
             "lapse_check": snip["lapse"],
             "free_calc": snip["free"],
@@ -305,22 +311,45 @@ class StockReservation(Template):
             "validate_qty": snip["validate"],
             "sweep_log": "",
             "hold_block": snip["faulty"],
+            "place_method": LAPSED[lang],
         }
-        bug = Bug(
-            site="hold_block",
-            gold=Fix("gold", {"hold_block": snip["gold"]},
-                     "Check free capacity and store the hold under the same resource lock."),
-            alternatives=(
-                Fix("explicit-acquire", {"hold_block": snip["alt_acquire"]},
-                    "Acquire the resource lock by hand around check and write."),
-                Fix("place-then-verify", {"hold_block": snip["alt_verify"]},
-                    "Under the lock, store the hold first and take it back out if capacity is exceeded."),
-            ),
-            level="orchestrator",
-            summary="The hold operation reads free capacity before taking the resource lock, so "
-                    "parallel holds can together exceed the capacity.",
-            location="hold placement in the service",
-        )
+        if storage_level:
+            def place(key: str) -> dict[str, str]:
+                return {"place_method": LAPSED[lang] + "\n\n" + PLACE[key][lang]}
+
+            sites.update({"hold_block": PLACE["call"][lang], **place("faulty")})
+            bug = Bug(
+                site="place_method",
+                gold=Fix("gold", place("gold"),
+                         "Check free capacity and store the hold under the same resource lock in storage."),
+                alternatives=(
+                    Fix("explicit-acquire", place("alt_acquire"),
+                        "Acquire the resource lock by hand around check and write."),
+                    Fix("place-then-verify", place("alt_verify"),
+                        "Under the lock, store the hold first and take it back out if capacity is exceeded."),
+                ),
+                level="layer-boundary",
+                summary="Storage's place operation, which the service relies on to be atomic, reads the "
+                        "held quantity before taking the resource lock, so parallel holds can together "
+                        "exceed the capacity.",
+                location="hold placement in storage",
+            )
+        else:
+            bug = Bug(
+                site="hold_block",
+                gold=Fix("gold", {"hold_block": snip["gold"]},
+                         "Check free capacity and store the hold under the same resource lock."),
+                alternatives=(
+                    Fix("explicit-acquire", {"hold_block": snip["alt_acquire"]},
+                        "Acquire the resource lock by hand around check and write."),
+                    Fix("place-then-verify", {"hold_block": snip["alt_verify"]},
+                        "Under the lock, store the hold first and take it back out if capacity is exceeded."),
+                ),
+                level="orchestrator",
+                summary="The hold operation reads free capacity before taking the resource lock, so "
+                        "parallel holds can together exceed the capacity.",
+                location="hold placement in the service",
+            )
         canaries = []
         if ctx.has_canary("expiry-boundary"):
             canaries.append(Canary("expiry-boundary", "lapse_check",
@@ -394,14 +423,16 @@ class StockReservation(Template):
             package=ctx.project, summary=summary, modules=modules, tests=tests, oracle=oracle,
             sites=sites, names=nm, bug=bug, canaries=canaries, red_herrings=herrings,
             features=features, settings=settings, readme_usage=usage, readme_sections=sections,
-            fact_tokens=[(snip["gold"].splitlines()[0] + "\n", ())] if ctx.js else
-            [("with self._repository.locked(code):\n        now = self._clock.now()", ())],
+            fact_tokens=[self._fact(ctx, snip)],
         )
 
     def _python_modules(self, ctx: BuildContext, nm: dict[str, str], herring: bool):
         src, tst = python_src, python_tests
         stem = ctx.namer.file
         err = nm
+        storage_level = ctx.level == "layer-boundary"
+        storage_errors = (nm["ErrExhausted"],) if storage_level else ()
+        service_errors = () if storage_level else (nm["ErrExhausted"],)
         repo_stem = {"Repository": "repository", "Store": "store", "Registry": "registry"}[
             str(ctx.slot("repo_noun"))]
         modules = [
@@ -411,11 +442,11 @@ class StockReservation(Template):
             Module("config", stem("config"), src.CONFIG, role="config", feature="settings",
                    imports=(Import("errors", (err["ErrInvalid"],)),)),
             Module("repository", stem(repo_stem), src.REPOSITORY, role="storage", feature="storage",
-                   imports=(Import("errors", (err["ErrConflict"], err["ErrMissing"], err["ErrUnknownRes"])),
+                   imports=(Import("errors", (err["ErrConflict"], *storage_errors, err["ErrMissing"], err["ErrUnknownRes"])),
                             Import("models", ("HELD",)))),
             Module("events", stem("events"), src.EVENTS, role="events", feature="events"),
             Module("service", stem("holds"), src.SERVICE, role="service", feature="service",
-                   imports=(Import("errors", (err["ErrConflict"], err["ErrExhausted"], err["ErrInvalid"])),
+                   imports=(Import("errors", (err["ErrConflict"], *service_errors, err["ErrInvalid"])),
                             Import("events", ("HOLD_CONFIRMED", "HOLD_LAPSED", "HOLD_PLACED",
                                               "HOLD_RELEASED", "HoldEvent")),
                             Import("models", ("CONFIRMED", "EXPIRED", "HELD", "RELEASED", "Hold",
@@ -463,6 +494,9 @@ class StockReservation(Template):
     def _javascript_modules(self, ctx: BuildContext, nm: dict[str, str], herring: bool):
         src, tst = javascript_src, javascript_tests
         stem = ctx.namer.file
+        storage_level = ctx.level == "layer-boundary"
+        storage_errors = (nm["ErrExhausted"],) if storage_level else ()
+        service_errors = () if storage_level else (nm["ErrExhausted"],)
         repo_stem = {"Repository": "repository", "Store": "store", "Registry": "registry"}[
             str(ctx.slot("repo_noun"))]
         hold_fn, release_fn = f"handle{nm['FnHold']}", f"handle{nm['FnRelease']}"
@@ -473,11 +507,11 @@ class StockReservation(Template):
             Module("config", stem("config"), src.CONFIG, role="config", feature="settings",
                    imports=(Import("errors", (nm["ErrInvalid"],)),)),
             Module("repository", stem(repo_stem), src.REPOSITORY, role="storage", feature="storage",
-                   imports=(Import("errors", (nm["ErrConflict"], nm["ErrMissing"], nm["ErrUnknownRes"])),
+                   imports=(Import("errors", (nm["ErrConflict"], *storage_errors, nm["ErrMissing"], nm["ErrUnknownRes"])),
                             Import("models", ("HELD",)))),
             Module("events", stem("events"), src.EVENTS, role="events", feature="events"),
             Module("service", stem("holds"), src.SERVICE, role="service", feature="service",
-                   imports=(Import("errors", (nm["ErrConflict"], nm["ErrExhausted"], nm["ErrInvalid"])),
+                   imports=(Import("errors", (nm["ErrConflict"], *service_errors, nm["ErrInvalid"])),
                             Import("events", ("HOLD_CONFIRMED", "HOLD_LAPSED", "HOLD_PLACED",
                                               "HOLD_RELEASED", "HoldEvent")),
                             Import("models", ("CONFIRMED", "EXPIRED", "HELD", "RELEASED", "Hold",
@@ -512,3 +546,13 @@ class StockReservation(Template):
                             Import("errors", (nm["ErrExhausted"],)), Import("models", ("Hold",)))),
         ]
         return modules, tests, oracle
+
+    @staticmethod
+    def _fact(ctx: BuildContext, snip: dict[str, str]) -> tuple[str, tuple[str, ...]]:
+        """The opening of the gold region, which never appears in the workspace."""
+        if ctx.level == "layer-boundary":
+            return ("with self.locked(hold.{{resource}}):\n            held = " if ctx.py
+                    else "return this.locked(hold.{{resource}}, async () => {", ())
+        if ctx.py:
+            return ("with self._repository.locked(code):\n        now = self._clock.now()", ())
+        return (snip["gold"].splitlines()[0], ())

@@ -411,11 +411,7 @@ class {{RepoCls}} {
     return holds.filter((hold) => hold.takes{{CapF}}(now)).reduce((sum, hold) => sum + hold.{{qty_f}}, 0);
   }
 
-  /** Unconfirmed holds that have run out at `now` but are not marked yet. */
-  async lapsedHolds(now) {
-    await roundTrip();
-    return [...this._holds.values()].filter((hold) => hold.state === HELD && hold.lapsed(now));
-  }
+  {{!place_method}}
 }
 
 module.exports = { {{RepoCls}} };

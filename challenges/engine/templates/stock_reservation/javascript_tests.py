@@ -228,7 +228,7 @@ describe('{{resource_h}} rules', () => {
   it('refuses one over', async () => {
     await service.{{fn_hold}}('{{res_a}}', '{{ref_a}}', 4);
     await assert.rejects(service.{{fn_hold}}('{{res_a}}', '{{ref_b}}', 3), (err) => err instanceof {{ErrExhausted}}
-      && err.details.requested === 3 && err.message.includes('{{res_a}}'));
+      && err.details.requested === 3 && err.message.includes('{{res_a}}') && err.message.includes('only 2 '));
     assert.equal((await service.snapshot('{{res_a}}')).held, 4);
   });
 

@@ -298,9 +298,7 @@ class {{RepoCls}}:
         """{{Qty_h}} of ``code`` taken by holds at ``now``."""
         return sum(hold.{{qty_f}} for hold in self.holds_for(code) if hold.takes_{{cap_f}}(now))
 
-    def lapsed_holds(self, now):
-        """Unconfirmed holds that have run out at ``now`` but are not marked yet."""
-        return [hold for hold in self._holds.values() if hold.state == HELD and hold.lapsed(now)]
+    {{!place_method}}
 '''
 
 EVENTS = '''"""Hold lifecycle events and their subscribers.

@@ -2,23 +2,61 @@
 
 RACING = '''
 
-class RacingRepository({{RepoCls}}):
-    """Storage whose readers of held {{qty_h}} wait for each other while ``barrier`` is set.
+class TrackedLock:
+    """A re-entrant lock that knows which thread holds it."""
 
-    Two requests that both read the held {{qty_h}} before either stores its
-    hold meet at the barrier and go on together; a request that cannot reach
-    the read while another one is inside it makes the barrier time out, and
-    everybody continues one after the other.
+    def __init__(self):
+        self._lock = threading.RLock()
+        self._owner = None
+        self._depth = 0
+
+    def acquire(self, blocking=True, timeout=-1):
+        acquired = self._lock.acquire(blocking, timeout)
+        if acquired:
+            self._owner = threading.get_ident()
+            self._depth += 1
+        return acquired
+
+    def release(self):
+        self._depth -= 1
+        if self._depth == 0:
+            self._owner = None
+        self._lock.release()
+
+    def __enter__(self):
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc):
+        self.release()
+
+    def held_here(self):
+        return self._owner == threading.get_ident()
+
+
+class RacingRepository({{RepoCls}}):
+    """Storage whose unlocked readers of held {{qty_h}} wait for each other while ``barrier`` is set.
+
+    A reader holding the {{resource_h}} lock goes straight on: nobody can interleave
+    with it.  Two requests that read the held {{qty_h}} without the lock meet at the
+    barrier and go on together, which is exactly the interleaving that lets both
+    of them see the same free {{cap_h}}.
     """
 
     def __init__(self):
         super().__init__()
         self.barrier = None
+        self._tracked = {}
+        self._tracked_guard = threading.Lock()
+
+    def lock_for(self, code):
+        with self._tracked_guard:
+            return self._tracked.setdefault(code, TrackedLock())
 
     def held_{{qty_f}}(self, code, now):
         value = super().held_{{qty_f}}(code, now)
         barrier = self.barrier
-        if barrier is not None:
+        if barrier is not None and not self.lock_for(code).held_here():
             try:
                 barrier.wait()
             except threading.BrokenBarrierError:
@@ -26,7 +64,7 @@ class RacingRepository({{RepoCls}}):
         return value
 
 
-def race(repository, calls, rendezvous_seconds=0.5):
+def race(repository, calls, rendezvous_seconds=5.0):
     """Run ``calls`` on parallel threads; each outcome is a result or the exception raised."""
     repository.barrier = threading.Barrier(len(calls), timeout=rendezvous_seconds)
     outcomes = [None] * len(calls)
@@ -41,7 +79,7 @@ def race(repository, calls, rendezvous_seconds=0.5):
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(10)
+        thread.join(30)
     repository.barrier = None
     return outcomes
 '''
@@ -251,8 +289,10 @@ class {{Resource}}RulesTest(unittest.TestCase):
 
     def test_one_over_is_refused(self):
         self.service.{{fn_hold}}("{{res_a}}", "{{ref_a}}", 4)
-        with self.assertRaises({{ErrExhausted}}):
+        with self.assertRaises({{ErrExhausted}}) as caught:
             self.service.{{fn_hold}}("{{res_a}}", "{{ref_b}}", 3)
+        self.assertIn("only 2 ", caught.exception.message)
+        self.assertEqual(caught.exception.details["requested"], 3)
         self.assertEqual(self.service.snapshot("{{res_a}}")["held"], 4)
 
     def test_{{resources}}_are_independent(self):
