@@ -35,6 +35,19 @@ SCAFFOLD_WORDS = frozenset({
 CANCELLED_WORDS = ("cancelled", "withdrawn", "abandoned", "revoked")
 
 
+class _Spelling:
+    """Site snippets in the drawn style: ``NAME_P`` spellings for module-level lifecycle functions."""
+
+    def __init__(self, module, procedural: bool) -> None:
+        self._module = module
+        self._procedural = procedural
+
+    def __getattr__(self, name: str) -> str:
+        if self._procedural and hasattr(self._module, name + "_P"):
+            return getattr(self._module, name + "_P")
+        return getattr(self._module, name)
+
+
 @register
 class OrderLifecycle(Template):
     spec = TemplateSpec(
@@ -49,7 +62,7 @@ class OrderLifecycle(Template):
         key_concepts=("state-machine", "transition-table", "refunds", "outbox", "optimistic-versioning"),
         architecture="layered-service",
         structures=("flat", "nested", "domain-driven", "layer-driven"),
-        styles=("object-oriented",),
+        styles=("object-oriented", "procedural"),
         bug_levels=("utility", "orchestrator"),
         variable_slots=(
             Slot("max_label", (60, 80, 120)),
@@ -117,8 +130,28 @@ class OrderLifecycle(Template):
             "fn_cancel": n.fn(lex.verb("cancel"), entity),
             "log_cancelled": f"{human(entity)} cancelled:",
             "log_phrase": phrases[ctx.rng.randrange(len(phrases))],
+            **self._style_names(ctx, pascal(entity)),
             "owner_a": labels[0], "owner_b": labels[1],
             "label_a": f"{labels[2]} first", "label_b": f"{labels[2]} second",
+        }
+
+    @staticmethod
+    def _style_names(ctx: BuildContext, entity_cls: str) -> dict[str, str]:
+        """Object-oriented: a lifecycle object; procedural: module-level functions."""
+        if ctx.style == "procedural":
+            return {
+                "lc_allows": "can_move", "lc_require": "require_move", "lc_next": "next_status",
+                "lc_terminal": "is_terminal", "lifecycle_param": "", "lifecycle_const": "",
+                "t_allows": "can_move", "t_require": "require_move", "t_targets": "move_targets",
+                "t_next": "next_status",
+            }
+        return {
+            "lc_allows": "self._lifecycle.allows", "lc_require": "self._lifecycle.require",
+            "lc_next": "self._lifecycle.next_status", "lc_terminal": "self._lifecycle.is_terminal",
+            "lifecycle_param": ", lifecycle=None",
+            "lifecycle_const": f"LIFECYCLE = {entity_cls}Lifecycle()",
+            "t_allows": "LIFECYCLE.allows", "t_require": "LIFECYCLE.require", "t_targets": "LIFECYCLE.targets",
+            "t_next": "LIFECYCLE.next_status",
         }
 
     @staticmethod
@@ -144,7 +177,11 @@ class OrderLifecycle(Template):
         lex = ctx.lex
         statuses = lex.statuses
         k = int(nm["commit_index"])
-        lifecycle_text = src.LIFECYCLE.replace("@@ROWS@@", self._rows(statuses, k))
+        procedural = ctx.style == "procedural"
+        lifecycle_text = (src.LIFECYCLE_PROCEDURAL if procedural else src.LIFECYCLE).replace(
+            "@@ROWS@@", self._rows(statuses, k))
+        lifecycle_api = (("can_move", "is_terminal", "next_status", "require_move") if procedural
+                         else (f"{nm['Entity']}Lifecycle",))
         consts = ("CANCELLED", "CHARGED_FROM", "COMMITTED", "STATUSES")
         m = [
             Module("errors", stem("errors"), src.ERRORS, role="errors", feature="records"),
@@ -162,7 +199,7 @@ class OrderLifecycle(Template):
                    imports=(Import("errors", (nm["ErrConflict"], nm["ErrMissing"])),)),
             Module("service", stem(lex.noun("entity", True)), src.SERVICE, role="service", feature="workflow",
                    imports=(Import("errors", (nm["ErrConflict"], nm["ErrInvalid"])),
-                            Import("lifecycle", consts + (f"{nm['Entity']}Lifecycle",)),
+                            Import("lifecycle", consts + lifecycle_api),
                             Import("models", (nm["Entity"],)))),
             Module("api", stem("handlers"), src.HANDLERS, role="api", feature="handlers",
                    imports=(Import("config", ("load_settings",)),
@@ -176,8 +213,9 @@ class OrderLifecycle(Template):
         tests = [
             Module("t_lifecycle", stem("lifecycle"), tst.TEST_LIFECYCLE, feature="records", test=True,
                    imports=(Import("errors", (nm["ErrConflict"],)),
-                            Import("lifecycle", ("CANCELLED", "INITIAL_STATUS", "STATUSES",
-                                                 f"{nm['Entity']}Lifecycle")))),
+                            Import("lifecycle", ("CANCELLED", "INITIAL_STATUS", "STATUSES") + (
+                                ("can_move", "move_targets", "next_status", "require_move") if procedural
+                                else (f"{nm['Entity']}Lifecycle",))))),
             Module("t_service", stem(lex.noun("entity", True)),
                    tst.TEST_SERVICE + (tst.HERRING_TEST if ctx.has_herring("misleading-test") else ""),
                    feature="handlers", test=True,
@@ -196,8 +234,11 @@ class OrderLifecycle(Template):
                    imports=(Import("api", ("build_service", "handle_action", "handle_get")),
                             Import("config", ("Settings", "load_settings")),
                             Import("errors", (nm["ErrConflict"], nm["ErrInvalid"])),
-                            Import("lifecycle", ("CANCELLED", "STATUSES", f"{nm['Entity']}Lifecycle")))),
+                            Import("lifecycle", ("CANCELLED", "STATUSES") + (
+                                ("can_move", "require_move") if procedural
+                                else (f"{nm['Entity']}Lifecycle",))))),
         ]
+        src = _Spelling(src, procedural)
         commit_gold = f'"{statuses[k]}": frozenset({{"{statuses[k + 1]}"}}),'
         commit_faulty = f'"{statuses[k]}": frozenset({{"{statuses[k + 1]}", CANCELLED}}),'
         sites = {
@@ -208,6 +249,7 @@ class OrderLifecycle(Template):
             "already_cancelled": src.ALREADY_CANCELLED,
             "refund_rule": src.REFUND_RULE,
             "stale_log": src.STALE_LOG,
+            "lifecycle_init": src.LIFECYCLE_INIT,
         }
         if ctx.level == "utility":
             sites["commit_row"] = commit_faulty

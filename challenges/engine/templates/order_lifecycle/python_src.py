@@ -100,6 +100,61 @@ class {{Entity}}Lifecycle:
         return status in TERMINAL
 '''
 
+LIFECYCLE_PROCEDURAL = '''"""The {{entity_h}} lifecycle: which {{status_h}} may follow which.
+
+A {{entity_h}} moves forward one step at a time through ``STATUSES``.  While
+it is in one of the early statuses it may also be cancelled; from
+``{{commit_status}}`` on it is committed and can only move forward.
+``{{final_status}}`` and ``{{cancelled}}`` are terminal.
+"""
+
+{{imports}}
+
+STATUSES = {{statuses_tuple}}
+CANCELLED = "{{cancelled}}"
+INITIAL_STATUS = STATUSES[0]
+# The {{status_h}} in which the {{owner_h}} is charged for the {{entity_h}}.
+CHARGED_FROM = STATUSES[1]
+# From here on a {{entity_h}} is committed: no cancelling, no edits.
+COMMITTED = frozenset(STATUSES[{{commit_index}}:])
+TERMINAL = frozenset({STATUSES[-1], CANCELLED})
+
+{{[}}
+TRANSITIONS = {
+@@ROWS@@
+    CANCELLED: frozenset(),
+}
+
+
+def move_targets(current):
+    """Every {{status_h}} a {{entity_h}} in ``current`` may move to."""
+    {{!targets}}
+
+
+def can_move(current, target):
+    {{!allows}}
+
+
+def require_move(current, target):
+    """Raise {{ErrConflict}} unless ``current -> target`` is a legal move."""
+    if not can_move(current, target):
+        raise {{ErrConflict}}(
+            f"a {{entity_h}} cannot go from {current} to {target}", current=current, target=target,
+        )
+{{]}}
+
+
+def next_status(current):
+    """The forward step from ``current``, or ``None`` for a terminal {{status_h}}."""
+    if current in TERMINAL:
+        return None
+    return STATUSES[STATUSES.index(current) + 1]
+
+
+def is_terminal(status):
+    return status in TERMINAL
+'''
+
 MODELS = '''"""{{Entity_h}} records and their {{status_h}} history."""
 
 from dataclasses import dataclass, field, replace
@@ -359,12 +414,12 @@ logger = logging.getLogger(__name__)
 
 
 class {{SvcCls}}:
-    def __init__(self, repository, ledger, outbox, settings, lifecycle=None, clock=time.time):
+    def __init__(self, repository, ledger, outbox, settings{{lifecycle_param}}, clock=time.time):
         self._repository = repository
         self._ledger = ledger
         self._outbox = outbox
         self._settings = settings
-        self._lifecycle = lifecycle or {{Entity}}Lifecycle()
+        {{!lifecycle_init}}
         self._clock = clock
 
     @property
@@ -400,10 +455,10 @@ class {{SvcCls}}:
     def {{fn_advance}}(self, {{id_f}}):
         """Move a {{entity_h}} one step forward."""
         record = self._repository.get({{id_f}})
-        target = self._lifecycle.next_status(record.{{status_f}})
+        target = {{lc_next}}(record.{{status_f}})
         if target is None:
             raise {{ErrConflict}}(f"{{entity_h}} {{{id_f}}} is already {record.{{status_f}}}", {{id_f}}={{id_f}})
-        self._lifecycle.require(record.{{status_f}}, target)
+        {{lc_require}}(record.{{status_f}}, target)
         updated = self._move(record, target)
         if target == CHARGED_FROM:
             self._ledger.charge(record.{{owner}}, record.{{id_f}}, record.{{amount_f}})
@@ -432,7 +487,7 @@ class {{SvcCls}}:
     def rename(self, {{id_f}}, {{label_f}}):
         """Change the {{label_h}} of a {{entity_h}} that is not committed yet."""
         record = self._repository.get({{id_f}})
-        if record.{{status_f}} in COMMITTED or self._lifecycle.is_terminal(record.{{status_f}}):
+        if record.{{status_f}} in COMMITTED or {{lc_terminal}}(record.{{status_f}}):
             raise {{ErrConflict}}(
                 f"{{entity_h}} {{{id_f}}} can no longer be changed ({record.{{status_f}}})", {{id_f}}={{id_f}},
             )
@@ -460,10 +515,10 @@ class {{SvcCls}}:
         """The actions a client may offer for a {{entity_h}} right now."""
         record = self._repository.get({{id_f}})
         actions = []
-        target = self._lifecycle.next_status(record.{{status_f}})
-        if target is not None and self._lifecycle.allows(record.{{status_f}}, target):
+        target = {{lc_next}}(record.{{status_f}})
+        if target is not None and {{lc_allows}}(record.{{status_f}}, target):
             actions.append("advance")
-        if self._lifecycle.allows(record.{{status_f}}, CANCELLED):
+        if {{lc_allows}}(record.{{status_f}}, CANCELLED):
             actions.append("cancel")
         return actions
 
@@ -556,8 +611,8 @@ return targets - {CANCELLED} if current in COMMITTED else targets"""
 ALLOWS = "return target in self.targets(current)"
 ALLOWS_ALT = "return target in self.targets(current) and not (target == CANCELLED and current in COMMITTED)"
 
-GUARD_GOLD = "self._lifecycle.require(record.{{status_f}}, CANCELLED)"
-GUARD_ALT_ALLOWS = """if not self._lifecycle.allows(record.{{status_f}}, CANCELLED):
+GUARD_GOLD = "{{lc_require}}(record.{{status_f}}, CANCELLED)"
+GUARD_ALT_ALLOWS = """if not {{lc_allows}}(record.{{status_f}}, CANCELLED):
     raise {{ErrConflict}}(f"{{entity_h}} {{{id_f}}} can no longer be cancelled", {{id_f}}={{id_f}})"""
 GUARD_ALT_TARGETS = """if CANCELLED not in self._lifecycle.targets(record.{{status_f}}):
     raise {{ErrConflict}}(
@@ -575,3 +630,17 @@ STALE_LOG_HERRING = """logger.warning(
     "{{log_phrase}}: version %s of %s is stale (stored %s)",
     expected_version, record.{{id_f}}, current.version,
 )"""
+
+# Procedural spellings (module-level lifecycle functions instead of a class).
+TARGETS_P = "return TRANSITIONS.get(current, frozenset())"
+TARGETS_ALT_P = """targets = TRANSITIONS.get(current, frozenset())
+# Committed records can only move forward, whatever a table says.
+return targets - {CANCELLED} if current in COMMITTED else targets"""
+ALLOWS_P = "return target in move_targets(current)"
+ALLOWS_ALT_P = "return target in move_targets(current) and not (target == CANCELLED and current in COMMITTED)"
+GUARD_ALT_TARGETS_P = """if record.{{status_f}} in COMMITTED or is_terminal(record.{{status_f}}):
+    raise {{ErrConflict}}(
+        f"cannot cancel a {{entity_h}} that is {record.{{status_f}}}", {{id_f}}={{id_f}},
+    )"""
+LIFECYCLE_INIT = "self._lifecycle = lifecycle or {{Entity}}Lifecycle()"
+LIFECYCLE_INIT_P = ""
