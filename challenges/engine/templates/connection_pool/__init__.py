@@ -5,8 +5,10 @@ The pool hands out connections with health checks; ``transaction(pool)``
 wraps each repository call in a transaction; the service adds rules and
 retries on lost connections; handlers map errors to statuses.
 
-Bug (``layer-boundary``): the transaction helper gives its connection back to
-the pool only on the success path -- every error raised inside a transaction
+Bug (``utility``): the pool's own ``connection()`` helper, which the
+transaction helper borrows through, gives the connection back only when the
+block succeeds.  Bug (``layer-boundary``): the transaction helper checks out by
+itself and gives its connection back to the pool only on the success path -- every error raised inside a transaction
 (a lookup of a missing record, a rule violation, a lost connection) leaks one
 connection, and after ``pool_size`` errors every request times out waiting
 for a connection.  The fault is in the session layer; it shows in the service
@@ -34,6 +36,7 @@ from challenges.engine.templates.connection_pool import (
     python_src,
     python_tests,
 )
+from challenges.engine.templates.connection_pool.pool_level import POOL_CONNECTION, TXN_VIA_POOL
 
 
 def article(noun: str) -> str:
@@ -184,7 +187,7 @@ class ConnectionPoolTemplate(Template):
         architecture="layered-service",
         structures=("flat", "nested", "domain-driven", "layer-driven"),
         styles=("object-oriented",),
-        bug_levels=("layer-boundary",),
+        bug_levels=("layer-boundary", "utility"),
         variable_slots=(
             Slot("pool_size", (4, 5, 8, 10)),
             Slot("checkout_timeout", ("0.5", "1.0", "2.5")),
@@ -303,22 +306,46 @@ class ConnectionPoolTemplate(Template):
                             Import("errors", (nm["ErrMissing"],)), Import("session", ("transaction",)))),
         ]
         sites = {"txn_body": snip["txn_faulty"], "idle_check": snip["idle_check"], "discard_close": snip["discard"],
-                 "retry_loop": snip["retry"], "checkin_touch": snip["touch"], "exhausted_log": ""}
-        bug = Bug(
-            site="txn_body",
-            gold=Fix("gold", {"txn_body": snip["txn_gold"]},
-                     "Return the connection in a finally block so failed transactions give it back."),
-            alternatives=(
-                Fix("both-paths", {"txn_body": snip["txn_alt_both"]},
-                    "Check the connection in on the error path as well as after commit."),
-                Fix("pool-context", {"txn_body": snip["txn_alt_context"]},
-                    "Borrow the connection through the pool's own context manager."),
-            ),
-            level="layer-boundary",
-            summary="The transaction helper checks its connection back in only after a commit, so every "
-                    "failing transaction leaks a connection until the pool is exhausted.",
-            location="transaction helper of the session layer",
-        )
+                 "retry_loop": snip["retry"], "checkin_touch": snip["touch"], "exhausted_log": "",
+                 "pool_connection": POOL_CONNECTION["gold"][lang]}
+        if ctx.level == "utility":
+            sites.update({"txn_body": TXN_VIA_POOL[lang], "pool_connection": POOL_CONNECTION["faulty"][lang]})
+            bug = Bug(
+                site="pool_connection",
+                gold=Fix("gold", {"pool_connection": POOL_CONNECTION["gold"][lang]},
+                         "Check the connection in from a finally block of the pool's connection helper."),
+                alternatives=(
+                    Fix("both-paths", {"pool_connection": POOL_CONNECTION["alt_both_paths"][lang]},
+                        "Check the connection in on the error path as well as after the block."),
+                    Fix("else-branch", {"pool_connection": POOL_CONNECTION["alt_else"][lang]},
+                        "Check in from the error handler and from the success branch."),
+                ),
+                level="utility",
+                summary="The pool's connection helper gives the connection back only when the block "
+                        "succeeds, so every failing transaction leaks a connection until the pool is "
+                        "exhausted.",
+                location="connection helper of the pool",
+            )
+            fact = ("try:\n            yield conn\n        finally:" if ctx.py
+                    else "try {\n      return await work(conn);\n    } finally {")
+        else:
+            bug = Bug(
+                site="txn_body",
+                gold=Fix("gold", {"txn_body": snip["txn_gold"]},
+                         "Return the connection in a finally block so failed transactions give it back."),
+                alternatives=(
+                    Fix("both-paths", {"txn_body": snip["txn_alt_both"]},
+                        "Check the connection in on the error path as well as after commit."),
+                    Fix("pool-context", {"txn_body": snip["txn_alt_context"]},
+                        "Borrow the connection through the pool's own context manager."),
+                ),
+                level="layer-boundary",
+                summary="The transaction helper checks its connection back in only after a commit, so "
+                        "every failing transaction leaks a connection until the pool is exhausted.",
+                location="transaction helper of the session layer",
+            )
+            fact = ("finally:\n        pool.checkin(conn)" if ctx.py
+                    else "} finally {\n    await pool.checkin(conn);")
         canaries = []
         if ctx.has_canary("quiet-discard"):
             canaries.append(Canary("quiet-discard", "discard_close",
@@ -391,6 +418,5 @@ class ConnectionPoolTemplate(Template):
             package=ctx.project, summary=summary, modules=modules, tests=tests, oracle=oracle,
             sites=sites, names=nm, bug=bug, canaries=canaries, red_herrings=herrings, features=features,
             settings=settings, readme_usage=usage, readme_sections=sections,
-            fact_tokens=[("finally:\n        pool.checkin(conn)", ())] if ctx.py else
-            [("} finally {\n    await pool.checkin(conn);", ())],
+            fact_tokens=[(fact, ())],
         )

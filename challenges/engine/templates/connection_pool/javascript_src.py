@@ -414,12 +414,7 @@ class ConnectionPool {
 
   /** Run `work(conn)` on a checked-out connection and give it back afterwards. */
   async connection(work) {
-    const conn = await this.checkout();
-    try {
-      return await work(conn);
-    } finally {
-      await this.checkin(conn);
-    }
+    {{!pool_connection}}
   }
 
   async close() {

@@ -316,11 +316,7 @@ class ConnectionPool:
     @contextmanager
     def connection(self):
         """A checked-out connection for the duration of a ``with`` block."""
-        conn = self.checkout()
-        try:
-            yield conn
-        finally:
-            self.checkin(conn)
+        {{!pool_connection}}
 
     def close(self):
         with self._cond:
