@@ -244,13 +244,17 @@ def intake_score(
     screened = f"{len(references)} reference(s) compared, {len(named)} share a name-stripped " \
                f"{params.recognisability_n}-gram"
     recog = recognisability(substrate, named, [*recognisers, lambda _s, _f: (0.0, [screened])], params)
-    memo_refs: Sequence[Reference] = references
     if isinstance(probe, NgramMemorisationProbe):
-        memo_refs = _sharing(references, stripped_text(files, strip_names=False), probe.n, strip_names=False)
-    memo = memorisation(substrate, memo_refs, probe, params)
-    if memo_refs is not references:
-        memo = replace(memo, reasons=(*memo.reasons, f"{len(references)} reference(s) compared, {len(memo_refs)} "
-                                                     f"share a verbatim {probe.n}-gram"))
+        verbatim = _sharing(references, stripped_text(files, strip_names=False), probe.n, strip_names=False)
+        screened = f"{len(references)} reference(s) compared, {len(verbatim)} share a verbatim {probe.n}-gram"
+        if verbatim:
+            memo = memorisation(substrate, verbatim, probe, params)
+            memo = replace(memo, reasons=(*memo.reasons, screened))
+        else:  # every overlap is 0: the probe would only say so about an empty list
+            memo = AxisScore("memorisation", 0, (f"probe {probe.name}", screened), params.memorisation_threshold,
+                             params.memorisation_gated)
+    else:
+        memo = memorisation(substrate, references, probe, params)
     return IntakeReport(rig_confidence(substrate, params), recog, memo)
 
 

@@ -241,6 +241,12 @@ def test_screening_references_changes_no_score_or_reason():
         assert [r for r in full.recognisability.reasons if "%" in r] == \
             [r for r in fast.recognisability.reasons if "%" in r]
         assert fast.recognisability.reasons[-1].startswith(f"{len(references)} reference(s) compared, ")
+        # Prose-only corpus references share nothing with code: the same zero, and a reason that says why.
+        full = intake_report(substrate, references=corpus, probe=probe, params=params)
+        fast = intake_score(substrate, references=corpus, recognisers=(), probe=probe, params=params)
+        assert fast.memorisation.score == full.memorisation.score == 0
+        assert fast.memorisation.reasons == ("probe ngram-overlap",
+                                             f"{len(corpus)} reference(s) compared, 0 share a verbatim 8-gram")
 
 
 def test_a_template_the_engine_cannot_generate_is_refused_and_left_unchanged():
