@@ -145,6 +145,21 @@ def _history_gate(instance: GeneratedInstance, config: GateConfig) -> GateResult
             if blob_path == path and blob == text:
                 reasons.append(f"commit {commit[:10]} holds the fixed {path}")
                 break
+    # Lines a fix adds that the shipped file lacks must not surface in any earlier
+    # version of that file either, whatever their surroundings were then.
+    for label, fix in [("gold", instance.gold), *[(a.label, a) for a in instance.alternatives]]:
+        for path in fix.files:
+            shipped_lines = {line.strip() for line in instance.files.get(path, "").splitlines()}
+            added = {line[1:].strip() for line in fix.patch.splitlines()
+                     if line.startswith("+") and not line.startswith("+++")}
+            added = {line for line in added if line and line not in shipped_lines}
+            for commit, blob_path, blob in instance.history.iter_blobs():
+                if blob_path != path or not added:
+                    continue
+                found = added & {line.strip() for line in blob.splitlines()}
+                if found:
+                    reasons.append(f"commit {commit[:10]} contains a line of the {label} fix: {sorted(found)[0]!r}")
+                    break
     sources = set(instance.source_paths)
     for label, patch in [("gold", instance.gold.patch), *[(a.label, a.patch) for a in instance.alternatives]]:
         for path in changed_paths(patch):

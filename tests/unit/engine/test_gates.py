@@ -43,6 +43,18 @@ def test_history_that_reveals_the_fix_fails(inst):
     assert not gate.passed and "gold-fixed region appears in history" in " ".join(gate.reasons)
 
 
+def test_history_holding_a_fixed_line_in_other_surroundings_fails(inst):
+    path = inst.gold_region.path
+    fixed = inst.gold.files[path].splitlines(keepends=True)
+    first, _last = inst.gold_region.lines
+    # An earlier version whose neighbourhood differs (a comment moved in above the fix).
+    earlier = "".join(fixed[: first] + ["        # keep listings in step\n"] + fixed[first:])
+    snapshots = [Snapshot("Initial import", {**inst.files, path: earlier}), Snapshot("Refactor", dict(inst.files))]
+    history = build_history(snapshots, schedule(2, seed=3, time_base=1_700_000_000, project="x"))
+    gate = validate(dataclasses.replace(inst, history=history)).gate("history")
+    assert not gate.passed and "contains a line of the gold fix" in " ".join(gate.reasons)
+
+
 def test_bolt_on_fix_fails_the_history_gate(inst):
     bolt = FixRecord("gold", "new module", "diff --git a/extra/hotfix.py b/extra/hotfix.py\n", {"extra/hotfix.py": "x = 1\n"})
     gate = validate(dataclasses.replace(inst, gold=dataclasses.replace(inst.gold, patch=bolt.patch))).gate("history")

@@ -9,7 +9,7 @@ Bug-site levels:
 - ``orchestrator``: the aggregation helper documents that its input must be
   ordered by owner, and the digest builder passes the chronological list.
 
-Canaries: ``half-open-period`` (``start <= t < end`` is the documented window),
+Canaries: ``exclusive-period-end`` (``start <= t < end`` is the documented window),
 ``floor-average`` (averages are documented as rounded down to whole units).
 """
 
@@ -56,7 +56,7 @@ class UsageDigest(Template):
             Slot("max_rows", (5000, 10000, 50000)),
             Slot("period_days", (1, 7, 30)),
         ),
-        canaries=("half-open-period", "floor-average"),
+        canaries=("exclusive-period-end", "floor-average"),
         red_herrings=("misleading-log", "misleading-test", "suspicious-commit"),
         fact_tokens=(FactToken("{{fact_gold}}"),),
         description="Per-owner totals of a period's events, ranked; grouping needs input "
@@ -145,8 +145,8 @@ class UsageDigest(Template):
         ]
         sites, bug = self._sites(ctx, src)
         canaries = []
-        if ctx.has_canary("half-open-period"):
-            canaries.append(Canary("half-open-period", "period_contains",
+        if ctx.has_canary("exclusive-period-end"):
+            canaries.append(Canary("exclusive-period-end", "period_contains",
                                    "`moment < end` looks like it drops the last instant; periods are "
                                    "documented as half-open.", src.PERIOD_CONTAINS_NAIVE, tst.GUARD_PERIOD))
         if ctx.has_canary("floor-average"):
