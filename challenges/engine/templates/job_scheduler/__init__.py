@@ -34,6 +34,19 @@ SCAFFOLD_WORDS = frozenset({
 })
 
 
+class _Spelling:
+    """Site snippets in the drawn style: ``NAME_P`` spellings for the procedural queue."""
+
+    def __init__(self, module, procedural: bool) -> None:
+        self._module = module
+        self._procedural = procedural
+
+    def __getattr__(self, name: str) -> str:
+        if self._procedural and hasattr(self._module, name + "_P"):
+            return getattr(self._module, name + "_P")
+        return getattr(self._module, name)
+
+
 @register
 class JobScheduler(Template):
     spec = TemplateSpec(
@@ -48,7 +61,7 @@ class JobScheduler(Template):
         key_concepts=("priority-queue", "heap-tie-break", "dependencies", "locking", "double-checked-claim"),
         architecture="scheduler-workers",
         structures=("flat", "nested", "domain-driven", "layer-driven"),
-        styles=("object-oriented",),
+        styles=("object-oriented", "procedural"),
         bug_levels=("utility", "orchestrator"),
         variable_slots=(
             Slot("default_priority", (3, 5)),
@@ -92,7 +105,22 @@ class JobScheduler(Template):
             "max_priority": str(ctx.slot("max_priority")),
             "prefetch": str(ctx.slot("prefetch")),
             "log_phrase": phrases[ctx.rng.randrange(len(phrases))],
+            **self._queue_names(ctx.style == "procedural", keys["a"]),
         }
+
+    @staticmethod
+    def _queue_names(procedural: bool, key_a: str) -> dict[str, str]:
+        """How code calls the ready queue: methods, or functions over a queue record."""
+        if procedural:
+            calls = {"push": "push_ready({q}, ", "pop": "pop_ready({q})", "peek": "peek_ready({q}, ",
+                     "discard": "discard_ready({q}, "}
+            extra = {"t_len": "ready_count(queue)", "t_has_a": f'is_ready(queue, "{key_a}")'}
+        else:
+            calls = {"push": "{q}.push(", "pop": "{q}.pop()", "peek": "{q}.peek(", "discard": "{q}.discard("}
+            extra = {"t_len": "len(queue)", "t_has_a": f'"{key_a}" in queue'}
+        names = {f"q_{op}": text.format(q="self._queue") for op, text in calls.items()}
+        names |= {f"t_{op}": text.format(q="queue") for op, text in calls.items()}
+        return names | extra
 
     # ------------------------------------------------------------------
     def build(self, ctx: BuildContext) -> Blueprint:
@@ -101,10 +129,14 @@ class JobScheduler(Template):
         stem = ctx.namer.file
         lex = ctx.lex
         states = ("CANCELLED", "DONE", "FAILED", "PENDING", "READY", "RUNNING")
+        procedural = ctx.style == "procedural"
+        queue_api = ("ReadyQueue", "discard_ready", "peek_ready", "pop_ready", "push_ready") if procedural \
+            else ("ReadyQueue",)
         m = [
             Module("errors", stem("errors"), src.ERRORS, role="errors", feature="jobs"),
             Module("models", stem("jobs"), src.MODELS, role="model", feature="jobs"),
-            Module("queue", stem("ready", "queue"), src.READY_QUEUE, role="util", feature="queue"),
+            Module("queue", stem("ready", "queue"), src.READY_QUEUE_PROCEDURAL if procedural else src.READY_QUEUE,
+                   role="util", feature="queue"),
             Module("graph", stem("dependencies"), src.GRAPH, role="util", feature="dependencies",
                    imports=(Import("errors", (nm["ErrInvalid"],)),)),
             Module("config", stem("config"), src.CONFIG, role="config", feature="settings",
@@ -112,7 +144,7 @@ class JobScheduler(Template):
             Module("scheduler", stem("scheduler"), src.SCHEDULER, role="service", feature="scheduler",
                    imports=(Import("errors", (nm["ErrInvalid"], "JobConflict", "UnknownJob")),
                             Import("models", ("Job", *states)),
-                            Import("queue", ("ReadyQueue",)),
+                            Import("queue", queue_api),
                             Import("graph", ("DependencyGraph",)))),
             Module("workers", stem("workers"), src.WORKERS, role="events", feature="workers"),
             Module("api", stem("api"), src.API, role="api", feature="api",
@@ -123,7 +155,9 @@ class JobScheduler(Template):
         herring_test = ctx.has_herring("misleading-test")
         tests = [
             Module("t_queue", stem("ready", "queue"), tst.TEST_QUEUE, feature="queue", test=True,
-                   imports=(Import("models", ("Job",)), Import("queue", ("ReadyQueue",)))),
+                   imports=(Import("models", ("Job",)),
+                            Import("queue", ("ReadyQueue", "discard_ready", "is_ready", "peek_ready", "pop_ready",
+                                             "push_ready", "ready_count") if procedural else ("ReadyQueue",)))),
             Module("t_scheduler", stem("scheduler"), tst.TEST_SCHEDULER + (tst.HERRING_TEST if herring_test else ""),
                    feature="api", test=True,
                    imports=(Import("api", ("build_scheduler",)),
@@ -145,9 +179,11 @@ class JobScheduler(Template):
                             Import("config", ("Settings", "load_settings")),
                             Import("errors", (nm["ErrInvalid"], "JobConflict")),
                             Import("models", ("READY", "RUNNING", "Job")),
-                            Import("queue", ("ReadyQueue",)),
+                            Import("queue", ("ReadyQueue", "is_ready", "peek_ready", "pop_ready", "push_ready",
+                                             "ready_count") if procedural else ("ReadyQueue",)),
                             Import("workers", ("Worker", "drain")))),
         ]
+        src = _Spelling(src, procedural)
         sites = {
             "rank": src.RANK,
             "sequence": src.SEQUENCE_GOLD,

@@ -144,6 +144,73 @@ class ReadyQueue:
         return [key for _rank, _sequence, key in ordered[:limit]]
 '''
 
+READY_QUEUE_PROCEDURAL = '''"""The queue of jobs that are ready to run, as functions over a ``ReadyQueue`` record.
+
+Ready jobs come out highest priority first; equal priorities in the order
+they became ready.  Entries are ``(rank, sequence, key)`` tuples on a binary
+min-heap.  Removal is lazy: ``discard_ready`` only forgets a key, and
+``pop_ready`` skips heap entries whose key has been forgotten.
+"""
+
+import heapq
+import itertools
+from dataclasses import dataclass, field
+
+
+@dataclass
+class ReadyQueue:
+    heap: list = field(default_factory=list)
+    live: set = field(default_factory=set)
+    counter: itertools.count = field(default_factory=itertools.count)
+    {{!init_extra}}
+
+
+def ready_count(queue):
+    return len(queue.live)
+
+
+def is_ready(queue, key):
+    return key in queue.live
+
+
+def _drop_stale(queue):
+    """Pop forgotten entries off the top so the heap does not keep growing."""
+    while queue.heap and queue.heap[0][2] not in queue.live:
+        heapq.heappop(queue.heap)
+        {{!pop_extra}}
+
+
+{{[}}
+def push_ready(queue, job):
+    # heapq pops the smallest entry first, so a higher priority needs a smaller rank.
+    {{!rank}}
+    {{!sequence}}
+    heapq.heappush(queue.heap, (rank, sequence, job.key))
+    queue.live.add(job.key)
+
+
+def pop_ready(queue):
+    """The key of the next job to run, or None when nothing is ready."""
+    while queue.heap:
+        _rank, _sequence, key = heapq.heappop(queue.heap)
+        {{!pop_extra}}
+        if key in queue.live:
+            queue.live.discard(key)
+            return key
+{{]}}
+
+
+def discard_ready(queue, key):
+    queue.live.discard(key)
+
+
+def peek_ready(queue, limit):
+    """Up to ``limit`` keys in the order ``pop_ready`` would return them."""
+    _drop_stale(queue)
+    ordered = sorted(entry for entry in queue.heap if entry[2] in queue.live)
+    return [key for _rank, _sequence, key in ordered[:limit]]
+'''
+
 GRAPH = '''"""Dependencies between jobs."""
 
 {{imports}}
@@ -272,7 +339,7 @@ class {{SchedulerCls}}:
     def ready_jobs(self, limit=None):
         """Keys of ready jobs in the order they will be handed out."""
         with self._lock:
-            return self._queue.peek(limit or self._settings.prefetch)
+            return {{q_peek}}limit or self._settings.prefetch)
 
     def counts(self):
         with self._lock:
@@ -300,7 +367,7 @@ class {{SchedulerCls}}:
                 raise JobConflict(f"job {key} depends on a job that will never finish", key=key)
             if self._graph.add(key, job.depends_on, finished):
                 job.state = READY
-                self._queue.push(job)
+                {{q_push}}job)
             self._jobs[key] = job
             return job
 
@@ -320,7 +387,7 @@ class {{SchedulerCls}}:
             job.state = RUNNING
             job.worker = worker
             job.attempts += 1
-            self._queue.discard(key)
+            {{q_discard}}key)
             {{]}}
         {{!claim_log}}
         self._tracer.claimed(key, worker)
@@ -330,7 +397,7 @@ class {{SchedulerCls}}:
         """Claim the next ready job for ``worker``, or None when nothing is ready."""
         while True:
             with self._lock:
-                key = self._queue.pop()
+                key = {{q_pop}}
             if key is None:
                 return None
             job = self.claim(key, worker)
@@ -361,7 +428,7 @@ class {{SchedulerCls}}:
                 raise JobConflict(f"job {key} is already {job.state}", key=key, state=job.state)
             job.state = CANCELLED
             job.error = "cancelled on request"
-            self._queue.discard(key)
+            {{q_discard}}key)
             cancelled = [key, *self._cancel_downstream(key, f"dependency {key} was cancelled")]
         self._notify("cancelled", job)
         return cancelled
@@ -390,7 +457,7 @@ class {{SchedulerCls}}:
             other = self._jobs[dependent]
             if other.state == PENDING:
                 other.state = READY
-                self._queue.push(other)
+                {{q_push}}other)
                 released.append(dependent)
         return job, released, True
 
@@ -401,7 +468,7 @@ class {{SchedulerCls}}:
             if other.state in (PENDING, READY):
                 other.state = CANCELLED
                 other.error = reason
-                self._queue.discard(dependent)
+                {{q_discard}}dependent)
                 cancelled.append(dependent)
         return cancelled
 
@@ -592,3 +659,13 @@ COMPLETE_NOTIFY_NAIVE = """with self._lock:
 DUPLICATE_COMPLETION = """if job.state == DONE and job.worker == worker:
     # Workers report at least once; a repeated report changes nothing.
     return job, [], False"""
+
+# Procedural spellings of the queue sites (a record and functions instead of a class).
+SEQUENCE_GOLD_P = "sequence = next(queue.counter)"
+SEQUENCE_FAULTY_P = "sequence = len(queue.heap)"
+SEQUENCE_ALT_OWN_P = """queue.pushed += 1
+sequence = queue.pushed"""
+INIT_ALT_OWN_P = "pushed: int = 0"
+SEQUENCE_ALT_COUNTED_P = "sequence = len(queue.heap) + queue.popped"
+INIT_ALT_COUNTED_P = "popped: int = 0"
+POP_ALT_COUNTED_P = "queue.popped += 1"

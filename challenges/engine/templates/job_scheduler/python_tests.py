@@ -49,30 +49,30 @@ class ReadyQueueTest(unittest.TestCase):
 
     def test_pop_returns_pushed_key(self):
         queue = ReadyQueue()
-        queue.push(self.job("{{key_a}}"))
-        self.assertEqual(len(queue), 1)
-        self.assertEqual(queue.pop(), "{{key_a}}")
-        self.assertIsNone(queue.pop())
+        {{t_push}}self.job("{{key_a}}"))
+        self.assertEqual({{t_len}}, 1)
+        self.assertEqual({{t_pop}}, "{{key_a}}")
+        self.assertIsNone({{t_pop}})
 
     def test_equal_priorities_keep_push_order(self):
         queue = ReadyQueue()
         for key in ("{{key_c}}", "{{key_a}}", "{{key_b}}"):
-            queue.push(self.job(key))
-        self.assertEqual(queue.peek(10), ["{{key_c}}", "{{key_a}}", "{{key_b}}"])
+            {{t_push}}self.job(key))
+        self.assertEqual({{t_peek}}10), ["{{key_c}}", "{{key_a}}", "{{key_b}}"])
 
     def test_discarded_keys_are_skipped(self):
         queue = ReadyQueue()
-        queue.push(self.job("{{key_a}}"))
-        queue.push(self.job("{{key_b}}"))
-        queue.discard("{{key_a}}")
-        self.assertNotIn("{{key_a}}", queue)
-        self.assertEqual(queue.pop(), "{{key_b}}")
+        {{t_push}}self.job("{{key_a}}"))
+        {{t_push}}self.job("{{key_b}}"))
+        {{t_discard}}"{{key_a}}")
+        self.assertFalse({{t_has_a}})
+        self.assertEqual({{t_pop}}, "{{key_b}}")
 
     def test_peek_respects_limit(self):
         queue = ReadyQueue()
         for key in ("{{key_a}}", "{{key_b}}", "{{key_c}}"):
-            queue.push(self.job(key))
-        self.assertEqual(len(queue.peek(2)), 2)
+            {{t_push}}self.job(key))
+        self.assertEqual(len({{t_peek}}2)), 2)
 '''
 
 TEST_SCHEDULER = '''import threading
@@ -273,14 +273,14 @@ class OrderingTest(unittest.TestCase):
 class ReadyQueueContractTest(unittest.TestCase):
     def test_popped_keys_leave_the_queue(self):
         queue = ReadyQueue()
-        queue.push(Job("{{key_a}}", "{{kind_a}}", 2))
-        queue.push(Job("{{key_b}}", "{{kind_a}}", 2))
-        self.assertEqual(queue.pop(), "{{key_a}}")
-        self.assertNotIn("{{key_a}}", queue)
-        self.assertEqual((len(queue), queue.peek(5)), (1, ["{{key_b}}"]))
-        self.assertEqual(queue.pop(), "{{key_b}}")
-        self.assertIsNone(queue.pop())
-        self.assertEqual(len(queue), 0)
+        {{t_push}}Job("{{key_a}}", "{{kind_a}}", 2))
+        {{t_push}}Job("{{key_b}}", "{{kind_a}}", 2))
+        self.assertEqual({{t_pop}}, "{{key_a}}")
+        self.assertFalse({{t_has_a}})
+        self.assertEqual(({{t_len}}, {{t_peek}}5)), (1, ["{{key_b}}"]))
+        self.assertEqual({{t_pop}}, "{{key_b}}")
+        self.assertIsNone({{t_pop}})
+        self.assertEqual({{t_len}}, 0)
 
 
 class ClaimTest(unittest.TestCase):
