@@ -161,9 +161,13 @@ class UsageDigest(Template):
             herrings.append(RedHerring("misleading-test", "A visible test named after the period end fails "
                                        "because of the grouping.", failing_tests=(tst.HERRING_TEST,)))
         if ctx.has_herring("suspicious-commit"):
-            herrings.append(RedHerring("suspicious-commit", "A late commit rewrites the period boundary check; "
-                                       "it is equivalent.", history_before={"period_contains": src.PERIOD_CONTAINS_BEFORE},
-                                       message="Fix the period boundary check"))
+            herrings.append(RedHerring(
+                "suspicious-commit",
+                "A late commit rewrites the chronological sort right next to the totals call; it only "
+                "names the sort key.",
+                history_before={"chronological_sort": src.CHRONOLOGICAL_SORT_BEFORE},
+                message=f"Sort {nm['events_h']} through a named key before building digests",
+            ))
         tests = self._tests(ctx, tst, nm)
         oracle = self._oracle(ctx, tst, nm)
         features = [
@@ -211,6 +215,7 @@ class UsageDigest(Template):
             "period_contains": src.PERIOD_CONTAINS,
             "average": src.AVERAGE,
             "rank_check": src.RANK_CHECK_QUIET,
+            "chronological_sort": src.CHRONOLOGICAL_SORT,
         }
         if ctx.level == "utility":
             sites.update(agg_doc=src.AGG_DOC_ANY, agg_prepare=src.AGG_PREPARE_FAULTY,

@@ -545,7 +545,7 @@ const byMoment = (a, b) => a.{{ts_f}} - b.{{ts_f}};
 function buildDigest({{events}}, period, top) {
   {{[}}
   const inPeriod = {{events}}.filter((item) => period.contains(item.{{ts_f}}));
-  const chronological = [...inPeriod].sort(byMoment);
+  {{!chronological_sort}}
   const lines = totalsBy{{Owner}}({{!grouping_input}});
   return new Digest({
     period,
@@ -592,7 +592,7 @@ function buildDigest({{events}}, period, top) {
     inPeriod.push(item);
     total += item.{{amount_f}};
   }
-  const chronological = [...inPeriod].sort(byMoment);
+  {{!chronological_sort}}
   const lines = totalsBy{{Owner}}({{!grouping_input}});
   let firstSeen = null;
   let lastSeen = null;
@@ -764,7 +764,6 @@ module.exports = { handleDigest, handleTrend };
 
 PERIOD_CONTAINS = "return this.start <= moment && moment < this.end;"
 PERIOD_CONTAINS_NAIVE = "return this.start <= moment && moment <= this.end;"
-PERIOD_CONTAINS_BEFORE = "return moment >= this.start && moment < this.end;"
 AVERAGE = "Math.floor({{amount_f}} / count)"
 AVERAGE_NAIVE = "Math.round({{amount_f}} / count)"
 AGG_DOC_ANY = "/** One line per {{owner_h}}; `{{events}}` may come in any order. */"
@@ -791,3 +790,5 @@ for (const name of [...new Set(names)].sort()) {
     console.warn(`{{owner_h}} ${name} is listed twice; the export probably repeats rows`);
   }
 }"""
+CHRONOLOGICAL_SORT = "const chronological = [...inPeriod].sort(byMoment);"
+CHRONOLOGICAL_SORT_BEFORE = "const chronological = [...inPeriod].sort((a, b) => a.{{ts_f}} - b.{{ts_f}});"

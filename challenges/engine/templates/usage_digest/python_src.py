@@ -458,7 +458,7 @@ def build_digest({{events}}, period, top):
     """Totals per {{owner_h}} for the {{events_h}} inside ``period``, best ``top`` first."""
     {{[}}
     in_period = [item for item in {{events}} if period.contains(item.{{ts_f}})]
-    chronological = sorted(in_period, key=_moment)
+    {{!chronological_sort}}
     lines = totals_by_{{owner}}({{!grouping_input}})
     return Digest(
         period=period,
@@ -500,7 +500,7 @@ def build_digest({{events}}, period, top):
             continue
         in_period.append(item)
         total += item.{{amount_f}}
-    chronological = sorted(in_period, key=_moment)
+    {{!chronological_sort}}
     lines = totals_by_{{owner}}({{!grouping_input}})
     first_seen = None
     last_seen = None
@@ -639,7 +639,6 @@ def handle_trend(settings, export_text, query):
 
 PERIOD_CONTAINS = "return self.start <= moment < self.end"
 PERIOD_CONTAINS_NAIVE = "return self.start <= moment <= self.end"
-PERIOD_CONTAINS_BEFORE = "return moment >= self.start and moment < self.end"
 AVERAGE = "{{amount_f}} // count"
 AVERAGE_NAIVE = "round({{amount_f}} / count)"
 AGG_DOC_ANY = '"""One line per {{owner_h}}; ``{{events}}`` may come in any order."""'
@@ -662,3 +661,5 @@ RANK_CHECK_LOG = '''names = [line.{{owner}} for line in ordered]
 for name in sorted(set(names)):
     if names.count(name) > 1:
         logger.warning("{{owner_h}} %s is listed twice; the export probably repeats rows", name)'''
+CHRONOLOGICAL_SORT = "chronological = sorted(in_period, key=_moment)"
+CHRONOLOGICAL_SORT_BEFORE = "chronological = sorted(in_period, key=lambda item: item.{{ts_f}})"
