@@ -16,6 +16,8 @@ from gauntlet.settings import *  # noqa: E402,F403
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 STORAGES["staticfiles"] = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}  # noqa: F405
 WHITENOISE_USE_FINDERS = True
+# Tests serve static files through the finders; an existing (empty) root keeps whitenoise quiet.
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # noqa: F405
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     # A file, not memory: end-to-end tests start a q2 cluster in another process, which
