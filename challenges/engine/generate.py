@@ -114,6 +114,8 @@ def _check_blueprint(spec: TemplateSpec, draw: Draw, bp: Blueprint) -> None:
     for module in bp.oracle:
         if not module.hidden:
             raise bad("oracle", f"{module.key} must have hidden=True")
+    if not bp.features:
+        raise bad("features", "at least one history feature is required")
     feature_order = {f.key: i for i, f in enumerate(bp.features)}
     by_key = {m.key: m for m in [*bp.modules, *bp.tests, *bp.oracle]}
     for module in [*bp.modules, *bp.tests]:
