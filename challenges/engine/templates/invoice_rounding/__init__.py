@@ -29,6 +29,19 @@ SCAFFOLD_WORDS = frozenset({
 })
 
 
+class _Spelling:
+    """Site snippets in the drawn style: ``NAME_O`` spellings for the object-oriented code."""
+
+    def __init__(self, module, oo: bool) -> None:
+        self._module = module
+        self._oo = oo
+
+    def __getattr__(self, name: str) -> str:
+        if self._oo and hasattr(self._module, name + "_O"):
+            return getattr(self._module, name + "_O")
+        return getattr(self._module, name)
+
+
 @register
 class InvoiceRounding(Template):
     spec = TemplateSpec(
@@ -43,7 +56,7 @@ class InvoiceRounding(Template):
         key_concepts=("decimal", "rounding-mode", "json-decoding", "money", "tax"),
         architecture="layered-service",
         structures=("flat", "nested", "domain-driven", "layer-driven"),
-        styles=("procedural",),
+        styles=("procedural", "object-oriented"),
         bug_levels=("utility", "layer-boundary"),
         variable_slots=(
             Slot("service_noun", ("Billing", "Invoicing", "Accounts")),
@@ -78,7 +91,7 @@ class InvoiceRounding(Template):
             "Base": pascal(ctx.project),
             # The lexicon's own "invalid" error names a bad identifier; invoices need a general one.
             "ErrInvalid": "InvalidInvoice",
-            "ErrMissing": pascal(lex.error("not_found")),
+            "ErrMissing": "UnknownInvoice",
             "owner": n.fn(owner), "owner_h": human(owner), "owners_h": human(owners),
             "item": n.fn(item), "item_h": human(item),
             "qty_f": n.field(lex.field("quantity")), "qty_h": human(lex.field("quantity")),
@@ -93,6 +106,27 @@ class InvoiceRounding(Template):
             "fn_issue": n.fn("issue", "invoice"),
             "owner_a": labels[0], "owner_b": labels[1],
             "item_a": f"{labels[2]} A", "item_b": f"{labels[2]} B", "item_c": f"{labels[2]} C",
+            "MoneyCls": "MoneyPolicy",
+            **self._call_names(ctx.style == "object-oriented"),
+        }
+
+    @staticmethod
+    def _call_names(oo: bool) -> dict[str, str]:
+        """How code reaches money and pricing helpers: module functions, or objects."""
+        if oo:
+            return {
+                "m_parse": "MONEY.parse", "m_round": "MONEY.round", "m_minor": "MONEY.minor_units",
+                "m_format": "MONEY.format", "p_price": "self._prices.price_line", "p_settings": "",
+                "p_totals": "self._prices.total_lines",
+                "price_helper": "PRICES = PriceList(SETTINGS)\nprice = PRICES.price_line",
+                "totals_helper": "totals = PRICES.total_lines",
+            }
+        return {
+            "m_parse": "to_decimal", "m_round": "round_money", "m_minor": "to_minor_units",
+            "m_format": "format_money", "p_price": "price_line", "p_settings": "\n                self._settings,",
+            "p_totals": "total_lines",
+            "price_helper": "\n\ndef price(*args):\n    return price_line(*args, SETTINGS)",
+            "totals_helper": "\n\ntotals = total_lines",
         }
 
     # ------------------------------------------------------------------
@@ -100,38 +134,41 @@ class InvoiceRounding(Template):
         src, tst = python_src, python_tests
         nm = self.names(ctx)
         n = ctx.namer
+        oo = ctx.style == "object-oriented"
         stem = n.file
         lex = ctx.lex
         m = [
             Module("errors", stem("errors"), src.ERRORS, role="errors", feature="money"),
-            Module("money", stem("money"), src.MONEY, role="util", feature="money",
+            Module("money", stem("money"), src.MONEY_OO if oo else src.MONEY, role="util", feature="money",
                    imports=(Import("errors", (nm["ErrInvalid"],)),)),
             Module("models", stem("models"), src.MODELS, role="model", feature="pricing"),
             Module("settings", stem("settings"), src.SETTINGS, role="config", feature="pricing",
-                   imports=(Import("errors", (nm["ErrInvalid"],)), Import("money", ("to_decimal",)))),
-            Module("pricing", stem("pricing"), src.PRICING, role="service", feature="pricing",
+                   imports=(Import("errors", (nm["ErrInvalid"],)),
+                            Import("money", ("MONEY",) if oo else ("to_decimal",)))),
+            Module("pricing", stem("pricing"), src.PRICING_OO if oo else src.PRICING, role="service",
+                   feature="pricing",
                    imports=(Import("errors", (nm["ErrInvalid"],)),
                             Import("models", ("InvoiceLine",)),
-                            Import("money", ("ZERO", "round_money", "to_decimal")))),
+                            Import("money", ("MONEY", "ZERO") if oo else ("ZERO", "round_money", "to_decimal")))),
             Module("invoices", stem("invoices"), src.INVOICES, role="storage", feature="invoices",
                    imports=(Import("errors", (nm["ErrInvalid"], nm["ErrMissing"])),
                             Import("models", ("Invoice",)),
-                            Import("money", ("ZERO", "to_minor_units")),
-                            Import("pricing", ("price_line", "total_lines")))),
+                            Import("money", ("MONEY", "ZERO") if oo else ("ZERO", "to_minor_units")),
+                            Import("pricing", ("PriceList",) if oo else ("price_line", "total_lines")))),
             Module("api", stem("handlers"), src.HANDLERS, role="api", feature="handlers",
                    imports=(Import("errors", (f"{nm['Base']}Error", nm["ErrInvalid"])),
                             Import("invoices", (nm["SvcCls"],)),
-                            Import("money", ("format_money",)),
+                            Import("money", ("MONEY",) if oo else ("format_money",)),
                             Import("settings", ("load_settings",)))),
         ]
         herring_test = ctx.has_herring("misleading-test")
         tests = [
             Module("t_money", stem("money"), tst.TEST_MONEY, feature="money", test=True,
                    imports=(Import("errors", (nm["ErrInvalid"],)),
-                            Import("money", ("format_money", "round_money", "to_decimal")))),
+                            Import("money", ("MONEY",) if oo else ("format_money", "round_money", "to_decimal")))),
             Module("t_pricing", stem("pricing"), tst.TEST_PRICING, feature="pricing", test=True,
                    imports=(Import("errors", (nm["ErrInvalid"],)),
-                            Import("pricing", ("price_line", "total_lines")),
+                            Import("pricing", ("PriceList",) if oo else ("price_line", "total_lines")),
                             Import("settings", ("Settings",)))),
             Module("t_handlers", stem("handlers"), tst.TEST_HANDLERS + (tst.HERRING_TEST if herring_test else ""),
                    feature="handlers", test=True,
@@ -142,11 +179,13 @@ class InvoiceRounding(Template):
             Module("h_amounts", stem("invoice", "amounts"), tst.HIDDEN_AMOUNTS, test=True, hidden=True,
                    imports=(Import("api", ("build_service", "handle_balance", "handle_issue")),
                             Import("errors", (nm["ErrInvalid"],)),
-                            Import("money", ("round_money", "to_minor_units")),
-                            Import("pricing", ("price_line",)),
+                            Import("money", ("MONEY",) if oo else ("round_money", "to_minor_units")),
+                            Import("pricing", ("PriceList",) if oo else ("price_line",)),
                             Import("settings", ("Settings", "load_settings")))),
         ]
+        src = _Spelling(src, oo)
         sites = {
+            "prices_init": src.PRICES_INIT,
             "rounding": src.ROUND_GOLD,
             "parse_body": src.PARSE_GOLD,
             "float_to_decimal": src.FLOAT_EXACT,

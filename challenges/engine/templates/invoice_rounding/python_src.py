@@ -82,6 +82,95 @@ def format_money(value):
     return f"{round_money(value):.2f}"
 '''
 
+MONEY_OO = '''"""Money in {{currency}}: ``Decimal`` throughout, rounded to whole cents.
+
+Amounts are never ``float``: binary floating point cannot represent most
+cent values, and the difference shows up as a wrong cent after rounding.
+"""
+
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+
+{{imports}}
+
+CENT = Decimal("0.01")
+ZERO = Decimal("0.00")
+# Printed invoices round halves up (away from zero), not to the nearest even cent.
+ROUNDING = ROUND_HALF_UP
+
+
+class {{MoneyCls}}:
+    """Parsing, rounding and formatting of amounts; ``MONEY`` is the shared instance."""
+
+    def parse(self, value, field):
+        """``value`` (a Decimal, int, str or float) as a finite ``Decimal``."""
+        if isinstance(value, bool):
+            raise {{ErrInvalid}}(f"{field} must be a number", field=field)
+        if isinstance(value, (Decimal, int)):
+            result = Decimal(value)
+        elif isinstance(value, float):
+            {{!float_to_decimal}}
+        else:
+            try:
+                result = Decimal(str(value).strip())
+            except InvalidOperation:
+                raise {{ErrInvalid}}(f"{field} must be a number, got {value!r}", field=field) from None
+        if not result.is_finite():
+            raise {{ErrInvalid}}(f"{field} must be finite", field=field)
+        return result
+
+    {{[}}
+    def round(self, value):
+        """Round to whole cents, halves away from zero (commercial rounding)."""
+        {{!rounding}}
+
+    def minor_units(self, value):
+        """Whole cents as an ``int``, the unit the ledger export uses."""
+        return int(self.round(value) * 100)
+    {{]}}
+
+    def format(self, value):
+        return f"{self.round(value):.2f}"
+
+
+MONEY = {{MoneyCls}}()
+'''
+
+PRICING_OO = '''"""Pricing of invoice lines."""
+
+{{imports}}
+
+
+class PriceList:
+    """Prices lines with the tax rates of ``settings``.
+
+    Each line's net amount is rounded first and tax is charged on the rounded
+    net, which keeps every printed line consistent on its own: ``tax`` is
+    exactly ``net * rate`` rounded, whatever the unit price's precision.
+    """
+
+    def __init__(self, settings, money=MONEY):
+        self._settings = settings
+        self._money = money
+
+    def price_line(self, {{item}}, {{qty_f}}, unit_price, {{cat_f}}):
+        quantity = self._money.parse({{qty_f}}, "{{qty_f}}")
+        price = self._money.parse(unit_price, "unit_price")
+        if quantity <= 0:
+            raise {{ErrInvalid}}("{{qty_h}} must be positive", field="{{qty_f}}")
+        if price < 0:
+            raise {{ErrInvalid}}("unit price must not be negative", field="unit_price")
+        rate = self._settings.rate_for({{cat_f}})
+        net = self._money.round(quantity * price)
+        {{!tax_base}}
+        return InvoiceLine({{item}}, quantity, price, {{cat_f}}, net, tax)
+
+    def total_lines(self, lines):
+        """Net and tax totals: sums of the rounded line amounts, so they match the printout."""
+        net_total = sum((line.net for line in lines), ZERO)
+        tax_total = sum((line.tax for line in lines), ZERO)
+        return net_total, tax_total
+'''
+
 MODELS = '''"""Invoices and their lines."""
 
 from dataclasses import dataclass
@@ -146,7 +235,7 @@ class Settings:
             raw = self.tax_rates[{{cat_f}}]
         except KeyError:
             raise {{ErrInvalid}}(f"no tax rate for {{cat_h}} {{{cat_f}}!r}", field="{{cat_f}}") from None
-        return to_decimal(raw, "tax_rates")
+        return {{m_parse}}(raw, "tax_rates")
 
 
 def load_settings(path=None):
@@ -234,6 +323,7 @@ class {{SvcCls}}:
         self._settings = settings
         self._repository = repository or {{RepoCls}}()
         self._numbers = itertools.count(1)
+        {{!prices_init}}
 
     def {{fn_issue}}(self, {{owner}}, lines):
         """Issue an invoice for ``lines`` (dicts with {{item_h}}, {{qty_h}}, unit price, {{cat_h}})."""
@@ -242,16 +332,15 @@ class {{SvcCls}}:
         if not lines:
             raise {{ErrInvalid}}("an invoice needs at least one line", field="lines")
         priced = tuple(
-            price_line(
+            {{p_price}}(
                 str(line.get("{{item}}", "")),
                 line.get("{{qty_f}}"),
                 line.get("unit_price"),
-                str(line.get("{{cat_f}}", "")),
-                self._settings,
+                str(line.get("{{cat_f}}", "")),{{p_settings}}
             )
             for line in lines
         )
-        net_total, tax_total = total_lines(priced)
+        net_total, tax_total = {{p_totals}}(priced)
         number = f"{self._settings.number_prefix}-{next(self._numbers):05d}"
         invoice = Invoice(number, {{owner}}, priced, net_total, tax_total)
         self._repository.add(invoice)
@@ -271,9 +360,9 @@ class {{SvcCls}}:
             {
                 "number": invoice.number,
                 "{{owner}}": invoice.{{owner}},
-                "net_cents": to_minor_units(invoice.net_total),
-                "tax_cents": to_minor_units(invoice.tax_total),
-                "total_cents": to_minor_units(invoice.total),
+                "net_cents": {{m_minor}}(invoice.net_total),
+                "tax_cents": {{m_minor}}(invoice.tax_total),
+                "total_cents": {{m_minor}}(invoice.total),
                 "currency": self._settings.currency,
             }
             for invoice in self._repository.all()
@@ -306,15 +395,15 @@ def invoice_to_dict(invoice):
                 "{{qty_f}}": str(line.{{qty_f}}),
                 "unit_price": str(line.unit_price),
                 "{{cat_f}}": line.{{cat_f}},
-                "net": format_money(line.net),
-                "tax": format_money(line.tax),
-                "gross": format_money(line.gross),
+                "net": {{m_format}}(line.net),
+                "tax": {{m_format}}(line.tax),
+                "gross": {{m_format}}(line.gross),
             }
             for line in invoice.lines
         ],
-        "net_total": format_money(invoice.net_total),
-        "tax_total": format_money(invoice.tax_total),
-        "total": format_money(invoice.total),
+        "net_total": {{m_format}}(invoice.net_total),
+        "tax_total": {{m_format}}(invoice.tax_total),
+        "total": {{m_format}}(invoice.total),
     }
 
 
@@ -358,7 +447,7 @@ def handle_get(service, number):
 
 
 def handle_balance(service, {{owner}}):
-    return 200, {"{{owner}}": {{owner}}, "balance": format_money(service.balance({{owner}}))}
+    return 200, {"{{owner}}": {{owner}}, "balance": {{m_format}}(service.balance({{owner}}))}
 '''
 
 # -- sites ---------------------------------------------------------------
@@ -383,3 +472,9 @@ ISSUED_LOG_HERRING = """logger.warning(
     "issued %s to %s: tax table for %s looks stale, totals recomputed",
     number, {{owner}}, ", ".join(sorted({line.{{cat_f}} for line in priced})),
 )"""
+
+# Object-oriented spellings (money and pricing objects instead of functions).
+TAX_ON_NET_O = "tax = self._money.round(net * rate)"
+TAX_ON_RAW_O = "tax = self._money.round(quantity * price * rate)"
+PRICES_INIT = ""
+PRICES_INIT_O = "self._prices = PriceList(settings)"

@@ -8,28 +8,28 @@ from decimal import Decimal
 
 class ToDecimalTest(unittest.TestCase):
     def test_strings_and_ints(self):
-        self.assertEqual(to_decimal(" 12.30 ", "price"), Decimal("12.30"))
-        self.assertEqual(to_decimal(7, "price"), Decimal(7))
+        self.assertEqual({{m_parse}}(" 12.30 ", "price"), Decimal("12.30"))
+        self.assertEqual({{m_parse}}(7, "price"), Decimal(7))
 
     def test_rejects_booleans(self):
         with self.assertRaises({{ErrInvalid}}):
-            to_decimal(True, "price")
+            {{m_parse}}(True, "price")
 
     def test_rejects_garbage_and_infinity(self):
         with self.assertRaises({{ErrInvalid}}):
-            to_decimal("twelve", "price")
+            {{m_parse}}("twelve", "price")
         with self.assertRaises({{ErrInvalid}}):
-            to_decimal("Infinity", "price")
+            {{m_parse}}("Infinity", "price")
 
 
 class RoundingTest(unittest.TestCase):
     def test_rounds_to_cents(self):
-        self.assertEqual(round_money(Decimal("1.234")), Decimal("1.23"))
-        self.assertEqual(round_money(Decimal("1.236")), Decimal("1.24"))
+        self.assertEqual({{m_round}}(Decimal("1.234")), Decimal("1.23"))
+        self.assertEqual({{m_round}}(Decimal("1.236")), Decimal("1.24"))
 
     def test_format_has_two_decimals(self):
-        self.assertEqual(format_money(Decimal("3")), "3.00")
-        self.assertEqual(format_money(Decimal("0.1")), "0.10")
+        self.assertEqual({{m_format}}(Decimal("3")), "3.00")
+        self.assertEqual({{m_format}}(Decimal("0.1")), "0.10")
 '''
 
 TEST_PRICING = '''import unittest
@@ -38,27 +38,29 @@ from decimal import Decimal
 {{imports}}
 
 SETTINGS = Settings(tax_rates={"{{cat0}}": "0.2", "{{cat1}}": "0.1"})
+{{price_helper}}
+{{totals_helper}}
 
 
 class PriceLineTest(unittest.TestCase):
     def test_net_tax_and_gross(self):
-        line = price_line("{{item_a}}", "4", "2.50", "{{cat0}}", SETTINGS)
+        line = price("{{item_a}}", "4", "2.50", "{{cat0}}")
         self.assertEqual((line.net, line.tax, line.gross), (Decimal("10.00"), Decimal("2.00"), Decimal("12.00")))
 
     def test_rejects_non_positive_{{qty_f}}(self):
         with self.assertRaises({{ErrInvalid}}):
-            price_line("{{item_a}}", "0", "2.50", "{{cat0}}", SETTINGS)
+            price("{{item_a}}", "0", "2.50", "{{cat0}}")
 
     def test_rejects_unknown_{{cat_f}}(self):
         with self.assertRaises({{ErrInvalid}}):
-            price_line("{{item_a}}", "1", "2.50", "unlisted", SETTINGS)
+            price("{{item_a}}", "1", "2.50", "unlisted")
 
     def test_totals_add_up_lines(self):
         lines = [
-            price_line("{{item_a}}", "1", "3.10", "{{cat0}}", SETTINGS),
-            price_line("{{item_b}}", "2", "1.20", "{{cat1}}", SETTINGS),
+            price("{{item_a}}", "1", "3.10", "{{cat0}}"),
+            price("{{item_b}}", "2", "1.20", "{{cat1}}"),
         ]
-        self.assertEqual(total_lines(lines), (Decimal("5.50"), Decimal("0.86")))
+        self.assertEqual(totals(lines), (Decimal("5.50"), Decimal("0.86")))
 '''
 
 TEST_HANDLERS = '''import json
@@ -129,6 +131,7 @@ from pathlib import Path
 {{imports}}
 
 SETTINGS = Settings(currency="{{currency}}", tax_rates={"{{cat0}}": "0.2", "{{cat1}}": "0.1"})
+{{price_helper}}
 
 
 def body(*lines, {{owner}}="{{owner_a}}"):
@@ -161,12 +164,12 @@ class HalfCentTest(unittest.TestCase):
         self.assertEqual(payload["net_total"], "0.67")
 
     def test_half_cents_round_away_from_zero(self):
-        self.assertEqual(round_money(Decimal("0.125")), Decimal("0.13"))
-        self.assertEqual(round_money(Decimal("2.665")), Decimal("2.67"))
-        self.assertEqual(round_money(Decimal("0.135")), Decimal("0.14"))
-        self.assertEqual(round_money(Decimal("-0.125")), Decimal("-0.13"))
-        self.assertEqual(round_money(Decimal("0.1249")), Decimal("0.12"))
-        self.assertEqual(round_money(Decimal("7")), Decimal("7.00"))
+        self.assertEqual({{m_round}}(Decimal("0.125")), Decimal("0.13"))
+        self.assertEqual({{m_round}}(Decimal("2.665")), Decimal("2.67"))
+        self.assertEqual({{m_round}}(Decimal("0.135")), Decimal("0.14"))
+        self.assertEqual({{m_round}}(Decimal("-0.125")), Decimal("-0.13"))
+        self.assertEqual({{m_round}}(Decimal("0.1249")), Decimal("0.12"))
+        self.assertEqual({{m_round}}(Decimal("7")), Decimal("7.00"))
 
     def test_ledger_rows_are_in_whole_cents(self):
         self.service.{{fn_issue}}("{{owner_a}}", [line("{{item_a}}", "3", "0.125", "{{cat0}}")])
@@ -176,8 +179,8 @@ class HalfCentTest(unittest.TestCase):
         self.assertEqual([row["tax_cents"] for row in rows], [8, 200])
         self.assertEqual([row["total_cents"] for row in rows], [46, 2199])
         self.assertEqual(rows[0]["currency"], "{{currency}}")
-        self.assertEqual(to_minor_units(Decimal("12.345")), 1235)
-        self.assertEqual(to_minor_units(Decimal("0.994")), 99)
+        self.assertEqual({{m_minor}}(Decimal("12.345")), 1235)
+        self.assertEqual({{m_minor}}(Decimal("0.994")), 99)
 
     def test_balance_sums_issued_totals(self):
         self.issue(line("{{item_a}}", 2, 1.005))
@@ -188,8 +191,8 @@ class HalfCentTest(unittest.TestCase):
 
 class TaxRuleTest(unittest.TestCase):
     def test_tax_is_charged_on_the_rounded_net(self):
-        first = price_line("{{item_a}}", "1", "2.346", "{{cat1}}", SETTINGS)
-        second = price_line("{{item_b}}", "3", "4.449", "{{cat1}}", SETTINGS)
+        first = price("{{item_a}}", "1", "2.346", "{{cat1}}")
+        second = price("{{item_b}}", "3", "4.449", "{{cat1}}")
         self.assertEqual((first.net, first.tax), (Decimal("2.35"), Decimal("0.24")))
         self.assertEqual((second.net, second.tax), (Decimal("13.35"), Decimal("1.34")))
 
