@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import tempfile
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -26,7 +27,7 @@ def test_site_rendering_never_leaks_markers_and_spans_hold_the_snippet(indent, b
     out = render(text, {}, {"site": snippet}, mark=("site",))
     assert "{{" not in out.text and not any("\ue000" <= ch <= "\ue003" for ch in out.text)
     start, end = out.spans["site"]
-    body = snippet.strip("\n")
+    body = textwrap.dedent(snippet).strip("\n")  # snippets are dedented before indenting
     expected = "\n".join([body.split("\n")[0]] + [(pad + ln) if ln.strip() else "" for ln in body.split("\n")[1:]])
     assert out.text[start:end] == (expected if body else "")
     if not body:
