@@ -252,19 +252,25 @@ def template_pool_refresh(*, now: datetime | None = None, force: bool = False) -
     for decision in plan.retire:
         template_set_state(template=by_slug[decision.template], state=ChallengeTemplate.State.RETIRED, by=None,
                            actor_label=_SCHEDULER, reason=f"quarterly refresh: {decision.reason}")
-    for decision in plan.promote:
-        template_set_state(template=by_slug[decision.template], state=ChallengeTemplate.State.ACTIVE, by=None,
-                           actor_label=_SCHEDULER, reason=f"quarterly refresh: {decision.reason}")
+    # Promotion re-runs the substrate intake gate: a stored "passed" may predate a code or
+    # threshold change, and no template becomes active without passing it now.
+    from challenges.services.intake import template_activate_if_passing
+
+    promoted = [
+        decision.template for decision in plan.promote
+        if template_activate_if_passing(template=by_slug[decision.template], by=None,
+                                        reason=f"quarterly refresh: {decision.reason}")
+    ]
     health = {s.slug: round(health_score(s, policy), 4) for s in active_stats if s.attempts >= policy.min_attempts}
     summary = {
-        "retired": [d.template for d in plan.retire], "promoted": [d.template for d in plan.promote],
+        "retired": [d.template for d in plan.retire], "promoted": promoted,
         "notes": list(plan.notes), "health": health,
     }
     audit_event_record(
         verb=REFRESH_VERB, target_type="template_pool", target_id=f"{now.astimezone(UTC):%Y}-Q{(now.month - 1) // 3 + 1}",
         actor_label=_SCHEDULER, after=summary,
         reason=(f"quarterly refresh of {len(active)} active templates over {period_days} days: retired "
-                f"{len(plan.retire)}, promoted {len(plan.promote)}" + (f"; {'; '.join(plan.notes)}" if plan.notes else "")),
+                f"{len(plan.retire)}, promoted {len(promoted)}" + (f"; {'; '.join(plan.notes)}" if plan.notes else "")),
     )
     return summary
 

@@ -52,7 +52,8 @@ def test_quarterly_refresh_retires_the_least_healthy_and_promotes_a_ready_draft(
     for slug, solved in (("good-1", 2), ("good-2", 2), ("good-3", 3), ("good-4", 1)):
         _template_with_rate(slug, solved, 4 - solved, started)
     worst = _template_with_rate("all-solved", 4, 0, started)  # solve rate 1.0: discriminates nothing
-    ready = template(slug="ready-draft", state="draft", intake={"passed": True}, intake_checked_at=now)
+    # Promotion re-runs the intake gate, so the ready draft must be a template the engine can build.
+    ready = template(slug="booking-ledger", state="draft", intake={"passed": True}, intake_checked_at=now)
     template(slug="unchecked-draft", state="draft")
     summary = tasks.template_pool_refresh()
     assert summary["retired"] == [worst.slug] and summary["promoted"] == [ready.slug]
@@ -61,7 +62,7 @@ def test_quarterly_refresh_retires_the_least_healthy_and_promotes_a_ready_draft(
     assert worst.state == "retired" and ready.state == "active"
     retired = AuditEvent.objects.get(verb="template.retired")
     assert retired.reason.startswith("quarterly refresh: health") and "ranks 1 of 5" in retired.reason
-    assert AuditEvent.objects.get(verb="template.active").target_id == str(ready.pk)
+    assert AuditEvent.objects.filter(verb="template.active", target_id=str(ready.pk)).exists()
     run = AuditEvent.objects.get(verb="template_pool.refreshed")
     assert "retired 1, promoted 1" in run.reason and set(run.after["health"]) == {
         "good-1", "good-2", "good-3", "good-4", "all-solved"}
@@ -142,3 +143,17 @@ def test_schedules_are_declared_and_created_idempotently():
     assert rows == {"challenges.hall_of_fame_recompute": Schedule.DAILY,
                     "challenges.template_pool_refresh": Schedule.QUARTERLY,
                     "challenges.bug_class_too_easy_review": Schedule.MONTHLY}
+
+
+def test_refresh_keeps_a_draft_that_fails_the_intake_gate_now():
+    now = timezone.now()
+    config_set(key="rotation.refresh.min_attempts", value=4, by=None, reason="test: small sample")
+    started = now - timedelta(days=5)
+    for slug, solved in (("good-1", 2), ("good-2", 2), ("good-3", 3), ("good-4", 1)):
+        _template_with_rate(slug, solved, 4 - solved, started)
+    _template_with_rate("all-solved", 4, 0, started)
+    # Stored as passed, but there is no such template in the engine any more: the fresh check fails.
+    stale = template(slug="vanished-draft", state="draft", intake={"passed": True}, intake_checked_at=now)
+    summary = tasks.template_pool_refresh()
+    stale.refresh_from_db()
+    assert summary["promoted"] == [] and stale.state == "draft"
