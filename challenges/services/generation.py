@@ -122,6 +122,9 @@ def instance_generate(
     release: bool = True,
 ) -> GenerationResult:
     """Run the pipeline until one instance is released (or flagged), or give up with a reason."""
+    if template is not None and template.state != ChallengeTemplate.State.ACTIVE:
+        raise ValidationFailed(f"{template.slug} is {template.state}; only active templates (past the intake gate) "
+                               "release instances.", code="template_not_active", extra={"field": "template"})
     if template is not None and language is not None and language not in template.languages:
         raise ValidationFailed(f"{template.slug} does not support {language}.", code="language_unsupported",
                                extra={"field": "language"})

@@ -24,8 +24,10 @@ class Command(BaseCommand):
         chosen = None
         if template:
             chosen = ChallengeTemplate.objects.filter(slug=template).first()
-            if chosen is None or chosen.state == ChallengeTemplate.State.RETIRED:
-                raise CommandError(f"no usable template {template!r}")
+            if chosen is None:
+                raise CommandError(f"no template {template!r}")
+            if chosen.state != ChallengeTemplate.State.ACTIVE:
+                raise CommandError(f"{template} is {chosen.state}: activate it first (it must pass the intake gate)")
         failures = 0
         for _ in range(count):
             started = time.perf_counter()

@@ -59,3 +59,15 @@ def test_collisions_redraw_then_give_up_with_a_reason(templates):
     assert [a.outcome for a in second.attempts] == [GenerationAttempt.Outcome.COLLISION] * 2
     assert "above the reject threshold" in second.attempts[0].reason
     assert regeneration_rate(attempts=GenerationAttempt.objects.all()) == pytest.approx(2 / 3)
+
+
+def test_only_active_templates_release(templates):
+    from core.errors import ValidationFailed
+
+    draft = templates["booking-ledger"]
+    ChallengeTemplate.objects.filter(pk=draft.pk).update(state=ChallengeTemplate.State.DRAFT)
+    draft.refresh_from_db()
+    with pytest.raises(ValidationFailed) as info:
+        instance_generate(template=draft, language="python")
+    assert info.value.code == "template_not_active"
+    assert not ChallengeInstance.objects.exists() and not GenerationAttempt.objects.exists()
