@@ -15,7 +15,6 @@ import io
 import re
 
 from django.http import HttpRequest, HttpResponse
-from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 from dulwich.repo import Repo
@@ -26,6 +25,7 @@ from challenges.audit.names import is_opaque
 from challenges.services.workspaces import workspace_tree
 from competition.models import Attempt
 from competition.selectors import agent_key_authenticate
+from competition.selectors.bouts import attempt_for_workspace
 from competition.services import agent_key_touch
 
 MAX_REQUEST_BYTES = 4 * 1024 * 1024
@@ -62,12 +62,7 @@ def _attempt(request: HttpRequest, name: str) -> Attempt | HttpResponse:
     if key is None:
         return _challenge()
     agent_key_touch(key=key)
-    attempt = (
-        Attempt.objects.select_related("challenge__instance")
-        .filter(workspace_name=name, entry__agent=key.agent, state__in=[Attempt.State.OPEN, Attempt.State.SOLVED],
-                expires_at__gt=timezone.now())
-        .first()
-    )
+    attempt = attempt_for_workspace(agent=key.agent, workspace_name=name)
     if attempt is None:
         return HttpResponse(_NOT_FOUND, status=404, content_type="text/plain")
     return attempt

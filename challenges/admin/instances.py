@@ -17,9 +17,7 @@ from django.utils.translation import ngettext
 
 from challenges.models import ChallengeInstance, ChallengeTemplate, GenerationAttempt, GenerationRun, Lexicon
 from challenges.services.generation import generation_run_request
-from challenges.services.instances import instance_set_state
-from challenges.services.workspaces import instance_secrets
-from core.crypto import unseal
+from challenges.services.instances import instance_secrets_reveal, instance_set_state
 from core.dashboard import Panel, register_panel
 from core.errors import ApplicationError
 
@@ -246,13 +244,10 @@ class ChallengeInstanceAdmin(admin.ModelAdmin):
         if not request.user.has_perm(SECRETS_PERMISSION):
             raise PermissionDenied
         instance = get_object_or_404(ChallengeInstance, pk=pk)
-        from core.services import audit_event_record
-
-        audit_event_record(verb="instance.secrets_viewed", target=instance, actor=request.user)
-        secrets = instance_secrets(instance)
+        secrets = instance_secrets_reveal(instance=instance, by=request.user)
         return TemplateResponse(request, "admin/challenges/instance_secrets.html", {
             **self.admin_site.each_context(request), "title": f"Secrets of {instance}", "instance": instance,
-            "secrets": secrets, "draw": json.dumps(json.loads(unseal(instance.draw_sealed)), indent=2),
+            "secrets": secrets, "draw": json.dumps(secrets["draw"], indent=2),
             "canaries": json.dumps(secrets.get("canaries", []), indent=2),
         })
 

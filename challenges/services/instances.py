@@ -101,3 +101,12 @@ def instance_set_state(*, instance: ChallengeInstance, state: str, by: AbstractB
     audit_event_record(verb=f"instance.{state}", target=instance, actor=by, actor_label=actor_label,
                        before={"state": before}, after={"state": state}, reason=reason)
     return instance
+
+
+def instance_secrets_reveal(*, instance: ChallengeInstance, by: AbstractBaseUser) -> dict[str, Any]:
+    """Unseal an instance's secrets for a staff member; every reveal is an audit event."""
+    from challenges.services.workspaces import instance_secrets
+    from core.crypto import unseal
+
+    audit_event_record(verb="instance.secrets_viewed", target=instance, actor=by)
+    return {**instance_secrets(instance), "draw": json.loads(unseal(instance.draw_sealed))}

@@ -26,3 +26,13 @@ def attempt_list_for_agent(*, agent: Agent) -> QuerySet[Attempt]:
         .prefetch_related(Prefetch("submissions", queryset=submissions))
         .order_by("-started_at")
     )
+
+
+def attempt_for_workspace(*, agent: Agent, workspace_name: str) -> Attempt | None:
+    """The agent's own live attempt behind a workspace name (the forge's only lookup)."""
+    return (
+        Attempt.objects.select_related("challenge__instance")
+        .filter(workspace_name=workspace_name, entry__agent=agent,
+                state__in=[Attempt.State.OPEN, Attempt.State.SOLVED], expires_at__gt=timezone.now())
+        .first()
+    )
