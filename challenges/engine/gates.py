@@ -35,7 +35,7 @@ from challenges.engine.instance import GeneratedInstance
 from challenges.engine.patches import changed_paths
 
 MARKERS = re.compile(r"\b(BUG|FIXME|XXX|HACK|TODO)\b")
-STAGING_WORDS = ("canary", "red herring", "oracle", "gold patch", "injected", "template")
+STAGING_WORDS = ("canary", "red herring", "oracle", "gold patch", "injected")
 
 
 @dataclass(frozen=True)
