@@ -168,3 +168,22 @@ def test_secrets_dict_is_json_serialisable(py_instance):
     data = json.loads(json.dumps(py_instance.secrets_dict()))
     assert data["gold_patch"] == py_instance.gold.patch
     assert data["draw"]["template"] == "paged-listing-cache"
+
+
+@pytest.mark.skipif(GIT is None, reason="git CLI not installed")
+def test_bare_repository_and_bundle_clone_to_the_workspace(py_instance, tmp_path):
+    import io
+    import tarfile
+
+    env = _isolated_env(tmp_path)
+    bare = py_instance.history.write(tmp_path / "forge.git", bare=True)
+    subprocess.run([GIT, "clone", "-q", str(bare), str(tmp_path / "clone")], env=env, check=True, capture_output=True)
+    with tarfile.open(fileobj=io.BytesIO(py_instance.history.bundle()), mode="r:gz") as tar:
+        tar.extractall(tmp_path / "from-bundle.git", filter="data")
+    subprocess.run([GIT, "clone", "-q", str(tmp_path / "from-bundle.git"), str(tmp_path / "clone2")], env=env,
+                   check=True, capture_output=True)
+    for clone in ("clone", "clone2"):
+        root = tmp_path / clone
+        files = {str(p.relative_to(root)): p.read_text() for p in root.rglob("*")
+                 if p.is_file() and ".git" not in p.relative_to(root).parts}
+        assert files == py_instance.files
