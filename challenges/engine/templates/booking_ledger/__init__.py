@@ -453,8 +453,8 @@ class BookingLedger(Template):
                         f"if (held.{lo} > cursor) {{\n  gaps.push([cursor, held.{lo}]);\n}}\n"
                         f"cursor = Math.max(cursor, held.{hi});")
                 tail = f"if (cursor < {hi}) {{\n  gaps.push([cursor, {hi}]);\n}}"
-            line = ("`{{resource_h}} ${ {{resource}} }: window ${ " + lo + " }-${ " + hi
-                    + " } compared in whole {{units_h}} after rounding`")
+            line = ("`{{resource_h}} ${{{resource}}}: window ${" + lo + "}-${" + hi
+                    + "} compared in whole {{units_h}} after rounding`")
             log = (f"this._log({line});" if ctx.style == "object-oriented" else f"console.warn({line});")
         sites = {
             "order_check": order,

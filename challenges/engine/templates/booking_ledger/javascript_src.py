@@ -141,7 +141,7 @@ class {{Ledger}} {
   get({{id_f}}) {
     const record = this._by{{IdF}}.get({{id_f}});
     if (record === undefined) {
-      throw new {{ErrMissing}}(`no {{entity_h}} ${ {{id_f}} }`, { {{id_f}} });
+      throw new {{ErrMissing}}(`no {{entity_h}} ${{{id_f}}}`, { {{id_f}} });
     }
     return record;
   }
@@ -176,12 +176,12 @@ class {{Ledger}} {
   {{fn_reserve}}({{id_f}}, {{resource}}, {{owner}}, {{lo}}, {{hi}}) {
     validateWindow({{lo}}, {{hi}});
     if (this._by{{IdF}}.has({{id_f}})) {
-      throw new {{ErrConflict}}(`{{entity_h}} ${ {{id_f}} } is already on the ledger`, { {{id_f}} });
+      throw new {{ErrConflict}}(`{{entity_h}} ${{{id_f}}} is already on the ledger`, { {{id_f}} });
     }
     this._refuseClashes({{resource}}, {{lo}}, {{hi}}, null);
     const record = new {{Entity}}({{id_f}}, {{resource}}, {{owner}}, {{lo}}, {{hi}});
     this._insert(record);
-    this._log(`{{entity_h}} ${ {{id_f}} } holds ${ {{resource}} } from ${ {{lo}} } to ${ {{hi}} }`);
+    this._log(`{{entity_h}} ${{{id_f}}} holds ${{{resource}}} from ${{{lo}}} to ${{{hi}}}`);
     return record;
   }
 
@@ -200,7 +200,7 @@ class {{Ledger}} {
   {{fn_cancel}}({{id_f}}) {
     const record = this.get({{id_f}});
     this._remove(record);
-    this._log(`{{entity_h}} ${ {{id_f}} } released ${record.{{resource}}}`);
+    this._log(`{{entity_h}} ${{{id_f}}} released ${record.{{resource}}}`);
     return record;
   }
 
@@ -221,7 +221,7 @@ class {{Ledger}} {
     if (clashes.length > 0) {
       const taken = clashes.map((held) => held.{{id_f}}).join(', ');
       {{!clash_log}}
-      throw new {{ErrConflict}}(`{{resource_h}} ${ {{resource}} } is already held by ${taken}`, { {{resource}} });
+      throw new {{ErrConflict}}(`{{resource_h}} ${{{resource}}} is already held by ${taken}`, { {{resource}} });
     }
   }
 
@@ -275,7 +275,7 @@ function newLedger() {
 function get{{Entity}}(ledger, {{id_f}}) {
   const record = ledger.{{entities}}.get({{id_f}});
   if (record === undefined) {
-    throw new {{ErrMissing}}(`no {{entity_h}} ${ {{id_f}} }`, { {{id_f}} });
+    throw new {{ErrMissing}}(`no {{entity_h}} ${{{id_f}}}`, { {{id_f}} });
   }
   return record;
 }
@@ -311,7 +311,7 @@ function refuseClashes(ledger, {{resource}}, {{lo}}, {{hi}}, ignore) {
   if (clashes.length > 0) {
     const taken = clashes.map((held) => held.{{id_f}}).join(', ');
     {{!clash_log}}
-    throw new {{ErrConflict}}(`{{resource_h}} ${ {{resource}} } is already held by ${taken}`, { {{resource}} });
+    throw new {{ErrConflict}}(`{{resource_h}} ${{{resource}}} is already held by ${taken}`, { {{resource}} });
   }
 }
 
@@ -335,7 +335,7 @@ function remove(ledger, record) {
 function {{fn_reserve}}{{Resource}}(ledger, {{id_f}}, {{resource}}, {{owner}}, {{lo}}, {{hi}}) {
   validateWindow({{lo}}, {{hi}});
   if (ledger.{{entities}}.has({{id_f}})) {
-    throw new {{ErrConflict}}(`{{entity_h}} ${ {{id_f}} } is already on the ledger`, { {{id_f}} });
+    throw new {{ErrConflict}}(`{{entity_h}} ${{{id_f}}} is already on the ledger`, { {{id_f}} });
   }
   refuseClashes(ledger, {{resource}}, {{lo}}, {{hi}}, null);
   const record = new {{Entity}}({{id_f}}, {{resource}}, {{owner}}, {{lo}}, {{hi}});

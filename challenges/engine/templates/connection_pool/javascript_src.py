@@ -531,7 +531,7 @@ const SEQUENCE = 'sequences';
 async function load(conn, {{id_f}}) {
   const record = await conn.get(TABLE, {{id_f}});
   if (record === null) {
-    throw new {{ErrMissing}}(`no {{entity_h}} ${ {{id_f}} }`, { {{id_f}} });
+    throw new {{ErrMissing}}(`no {{entity_h}} ${{{id_f}}}`, { {{id_f}} });
   }
   return { ...record };
 }
@@ -637,7 +637,7 @@ class {{Entity}}Service {
     const record = await this.get({{id_f}});
     const position = STATUSES.indexOf(record.{{status_f}});
     if (position === STATUSES.length - 1) {
-      throw new {{ErrConflict}}(`{{entity_h}} ${ {{id_f}} } is already ${STATUSES[STATUSES.length - 1]}`, { {{id_f}} });
+      throw new {{ErrConflict}}(`{{entity_h}} ${{{id_f}}} is already ${STATUSES[STATUSES.length - 1]}`, { {{id_f}} });
     }
     return this._call(() => this._repository.update({{id_f}}, { {{status_f}}: STATUSES[position + 1] }));
   }
