@@ -47,7 +47,7 @@ def article(noun: str) -> str:
 
 # Names the generated code uses for itself (locals, attributes, methods).
 LOCAL_WORDS = frozenset({
-    "code", "hold", "holds", "held", "free", "state", "now", "record", "live", "due", "swept",
+    "code", "holds", "held", "state", "now", "record", "live", "due", "swept",
     "size", "start", "current", "released", "confirmed", "hold_id", "lock", "value", "at", "kind",
     "placed_at", "expires_at", "confirm", "sweep", "available", "snapshot", "resize", "events",
     "repository", "settings", "clock", "barrier", "outcomes", "placed", "refused", "register",
