@@ -241,20 +241,20 @@ class ConfigCoercion(Template):
                    f"an INI file and {env}_* environment variables.")
         sections = [(
             "Settings",
-            f"Each setting is resolved from its default, then the `[{ctx.project}]` section of an INI "
-            f"file, then the `{env}_<NAME>` environment variable; the last one present wins, whatever "
+            f"Each setting is resolved from its default, then the `[{ctx.project}]` section of the INI "
+            f"file named by `ini_path` (by default `config/{ctx.project}.ini`), then the `{env}_<NAME>` environment variable; the last one present wins, whatever "
             f"its value. Yes/no settings accept `true`/`false`, `yes`/`no`, `on`/`off` and `1`/`0`; "
             f"durations accept `90`, `90s`, `15m`, `1.5h` or `2d`.",
         )]
         if ctx.py:
             usage = ("```python\n"
-                     "settings = load_settings(\"settings.ini\")\n"
+                     "settings = load_settings()\n"
                      f"if settings.notify_{nm['owners']}:\n"
                      "    ...\n"
                      "```")
         else:
             usage = ("```js\n"
-                     "const settings = loadSettings({ iniPath: 'settings.ini' });\n"
+                     "const settings = loadSettings();\n"
                      f"if (settings.notify{nm['Owners']}) {{\n"
                      "  // ...\n"
                      "}\n"
@@ -262,5 +262,6 @@ class ConfigCoercion(Template):
         return Blueprint(
             package=ctx.project, summary=summary, modules=modules, tests=tests, oracle=oracle,
             sites=sites, names=nm, bug=bug, canaries=[], red_herrings=herrings, features=features,
-            settings={}, readme_usage=usage, readme_sections=sections, fact_tokens=[(fact, ())],
+            settings={"ini_path": f"config/{ctx.project}.ini"}, readme_usage=usage, readme_sections=sections,
+            fact_tokens=[(fact, ())],
         )

@@ -196,10 +196,13 @@ LOADER = """'use strict';
  */
 
 const fs = require('node:fs');
+const path = require('node:path');
 
 {{imports}}
 
 const SECTION = '{{project}}';
+const ROOT = path.join(__dirname, '{{root_rel}}');
+const PROJECT_FILE = path.join(ROOT, 'config', 'settings.json');
 
 function parse(field, raw, origin) {
   let value;
@@ -228,6 +231,15 @@ function readIni(iniPath) {
   return parseIni(fs.readFileSync(iniPath, 'utf8')).get(SECTION) || {};
 }
 
+/** The INI file named by `ini_path` in `config/settings.json` (relative to the repository root). */
+function defaultIniPath() {
+  if (!fs.existsSync(PROJECT_FILE)) {
+    return null;
+  }
+  const name = JSON.parse(fs.readFileSync(PROJECT_FILE, 'utf8')).ini_path;
+  return name ? path.join(ROOT, name) : null;
+}
+
 /** The raw values of every `{{ENV}}_*` variable that names a known field. */
 function readEnv(env) {
   const found = {};
@@ -239,8 +251,11 @@ function readEnv(env) {
   return found;
 }
 
-/** Resolved settings as a frozen object; `origins` says where each value came from. */
-function loadSettings({ iniPath = null, env = process.env, logger = console } = {}) {
+/**
+ * Resolved settings as a frozen object; `origins` says where each value came from.
+ * `iniPath` defaults to the file named in `config/settings.json`.
+ */
+function loadSettings({ iniPath = defaultIniPath(), env = process.env, logger = console } = {}) {
   const layers = {};
   const origins = {};
   for (const [origin, rawValues] of [['ini', readIni(iniPath)], ['env', readEnv(env)]]) {

@@ -131,8 +131,10 @@ field and where the value came from.
 """
 
 import configparser
+import json
 import logging
 import os
+from pathlib import Path
 from types import MappingProxyType
 
 {{imports}}
@@ -140,6 +142,8 @@ from types import MappingProxyType
 logger = logging.getLogger(__name__)
 
 SECTION = "{{project}}"
+ROOT = Path(__file__).resolve().parents[{{root_parents}}]
+PROJECT_FILE = ROOT / "config" / "settings.json"
 
 
 class Settings:
@@ -183,6 +187,16 @@ def read_ini(path):
     return dict(parser.items(SECTION))
 
 
+def default_ini_path():
+    """The INI file named by ``ini_path`` in ``config/settings.json`` (relative to the repository root)."""
+    try:
+        project = json.loads(PROJECT_FILE.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    name = project.get("ini_path")
+    return ROOT / name if name else None
+
+
 def read_env(environ):
     """The raw values of every ``{{ENV}}_*`` variable that names a known field."""
     found = {}
@@ -193,7 +207,9 @@ def read_env(environ):
 
 
 def load_settings(ini_path=None, environ=None):
+    """Resolve every setting; ``ini_path`` defaults to the file named in ``config/settings.json``."""
     environ = os.environ if environ is None else environ
+    ini_path = default_ini_path() if ini_path is None else ini_path
     layers = {}
     origins = {}
     for origin, raw_values in (("ini", read_ini(ini_path)), ("env", read_env(environ))):
