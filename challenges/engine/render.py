@@ -48,6 +48,11 @@ def _substitute_sites(text: str, snippets: Mapping[str, str], mark: set[str], or
         line_start, line_end, prefix, suffix = _line_bounds(text, m.start(), m.end())
         alone = prefix.strip() == "" and suffix.strip() == ""
         if snippet == "" and alone:
+            # A removed line between two blank lines would leave a double gap.
+            previous_blank = text[:line_start].endswith("\n\n") or line_start == 1
+            next_nl = text.find("\n", line_end)
+            if previous_blank and next_nl >= 0 and text[line_end:next_nl].strip() == "":
+                line_end = next_nl + 1
             out.append(text[pos:line_start])
             if name in mark:
                 out.append(_OPEN + _CLOSE)

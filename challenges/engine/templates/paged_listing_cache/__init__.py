@@ -5,7 +5,10 @@ Bug-site levels:
 - ``orchestrator``: the service's transfer operation drops the previous owner's
   cached pages only for the new owner (the previous-owner invalidation is gone);
 - ``utility``: the cache-key helper builds the owner prefix without the owner
-  normalisation the page keys use, so invalidation misses mixed-case owners.
+  normalisation the page keys use, so invalidation misses mixed-case owners;
+- ``layer-boundary``: storage tells its subscribers about a replaced record but
+  looks the "previous" version up after storing the new one, so the service's
+  change listener never drops the previous owner's pages.
 
 Canaries: ``strict-has-more`` (``<`` in ``has_more`` is right for an exclusive
 end), ``ttl-expiry`` (``>=`` in the TTL check matches the documented contract),
@@ -50,7 +53,7 @@ class PagedListingCache(Template):
         architecture="layered-service",
         structures=("flat", "nested", "domain-driven", "layer-driven"),
         styles=("object-oriented",),
-        bug_levels=("orchestrator", "utility"),
+        bug_levels=("orchestrator", "utility", "layer-boundary"),
         variable_slots=(
             Slot("page_size", (10, 20, 25, 50)),
             Slot("max_page_size", (100, 200, 250)),
@@ -308,8 +311,13 @@ class PagedListingCache(Template):
             "ttl_check": src.TTL_CHECK,
             "owner_prefix": src.PREFIX_GOLD,
             "same_owner_guard": src.SAME_OWNER_GUARD,
+            "invalidate_new": src.INVALIDATE_NEW,
             "invalidate_previous": src.INVALIDATE_PREVIOUS,
             "save_lookup": src.SAVE_LOOKUP,
+            "save_log": "",
+            "save_notify": src.SAVE_NOTIFY,
+            "subscribe": "",
+            "listener_method": "",
             "offset_param": src.OFFSET_PAGE if ctx.has_canary("zero-based-page") else src.OFFSET_PLAIN,
         }
         if ctx.level == "utility":
@@ -329,6 +337,27 @@ class PagedListingCache(Template):
                 summary="The owner prefix used for invalidation is not normalised like page keys, so "
                         "changes to owners whose names have capitals or blanks never drop cached pages.",
                 location="cache-key helper",
+            )
+        elif ctx.level == "layer-boundary":
+            sites.update(invalidate_new="", invalidate_previous="", subscribe=src.SUBSCRIBE,
+                         listener_method=src.LISTENER, save_lookup=src.SAVE_CHECK,
+                         save_notify=src.SAVE_NOTIFY_FAULTY)
+            sites["__gold__"] = src.SAVE_LOOKUP
+            bug = Bug(
+                site="save_notify",
+                gold=Fix("gold", {"save_lookup": src.SAVE_LOOKUP, "save_notify": src.SAVE_NOTIFY},
+                         "Capture the replaced record before storing the new one and report that."),
+                alternatives=(
+                    Fix("notify-before-store", {"save_lookup": src.SAVE_NOTIFY_EARLY, "save_notify": ""},
+                        "Notify subscribers before the new version replaces the old one."),
+                    Fix("listener-clears-cache", {"listener_method": src.LISTENER_CLEAR},
+                        "Make the service drop every cached page on any change."),
+                ),
+                level="layer-boundary",
+                summary="Storage reports a replaced record to its subscribers with the new version as the "
+                        "'previous' one (it looks it up after storing), so the service's listener never "
+                        "drops the previous owner's cached pages.",
+                location="storage change notification",
             )
         else:
             sites["invalidate_previous"] = ""
@@ -374,7 +403,7 @@ class PagedListingCache(Template):
             out.append(RedHerring("misleading-log",
                                   "Storage logs that the owner index is stale after a move, pointing at "
                                   "the repository instead of the cache.",
-                                  snippets={"save_lookup": src.SAVE_LOOKUP_LOG}))
+                                  snippets={"save_log": src.SAVE_LOG}))
         if ctx.has_herring("misleading-test"):
             out.append(RedHerring("misleading-test",
                                   "A visible test named after page boundaries fails; the cause is the stale "

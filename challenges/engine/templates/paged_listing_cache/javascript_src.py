@@ -299,7 +299,19 @@ class {{RepoCls}} {
   constructor() {
     this._records = new Map();
     this._sequence = 0;
+    this._listeners = [];
     this.reads = 0;
+  }
+
+  /** Calls `listener({ current, previous })` after every replaced record. */
+  subscribe(listener) {
+    this._listeners.push(listener);
+  }
+
+  _notify(change) {
+    for (const listener of this._listeners) {
+      listener(change);
+    }
   }
 
   get size() {
@@ -328,10 +340,14 @@ class {{RepoCls}} {
     return record;
   }
 
-  /** Replaces the stored version of `record` (it must exist). */
+  /** Replaces the stored version of `record` (it must exist) and tells subscribers. */
   save(record) {
+    {{!save_log}}
+    {{[}}
     {{!save_lookup}}
     this._records.set(record.{{id_f}}, record);
+    {{!save_notify}}
+    {{]}}
     return record;
   }
 
@@ -466,7 +482,10 @@ class {{SvcCls}} {
     this._cache = cache;
     this._settings = settings;
     this._clock = clock;
+    {{!subscribe}}
   }
+
+  {{!listener_method}}
 
   _tick() {
     return Math.floor(this._clock());
@@ -534,7 +553,7 @@ class {{SvcCls}} {
     const previous = record.{{owner}};
     const updated = record.withChanges({ {{owner}}: new{{Owner}}, {{ts_f}}: this._tick() });
     this._repository.save(updated);
-    this._cache.invalidatePrefix({{owner}}Prefix(new{{Owner}}));
+    {{!invalidate_new}}
     {{!invalidate_previous}}
     {{]}}
     log('{{entity_h}} %s moved from %s to %s', {{id_f}}, previous, new{{Owner}});
@@ -715,10 +734,25 @@ INVALIDATE_BOTH_ALT = """for (const affected of new Set([previous, new{{Owner}}]
   this._cache.invalidatePrefix({{owner}}Prefix(affected));
 }"""
 INVALIDATE_CLEAR_ALT = "this._cache.clear();"
-SAVE_LOOKUP = "this.get(record.{{id_f}});"
-SAVE_LOOKUP_LOG = """const previous = this.get(record.{{id_f}});
-if (normalise{{Owner}}(previous.{{owner}}) !== normalise{{Owner}}(record.{{owner}})) {
-  console.warn(`{{owner_h}} index for ${previous.{{owner}}} is stale after reassignment; rebuilt on next read`);
+SAVE_LOOKUP = "const previous = this.get(record.{{id_f}});"
+SAVE_CHECK = "this.get(record.{{id_f}});"
+SAVE_NOTIFY = "this._notify({ current: record, previous });"
+SAVE_NOTIFY_FAULTY = "this._notify({ current: record, previous: this.get(record.{{id_f}}) });"
+SAVE_NOTIFY_EARLY = "this._notify({ current: record, previous: this.get(record.{{id_f}}) });"
+SAVE_LOG = """const stored = this._records.get(record.{{id_f}});
+if (stored !== undefined && normalise{{Owner}}(stored.{{owner}}) !== normalise{{Owner}}(record.{{owner}})) {
+  console.warn(`{{owner_h}} index for ${stored.{{owner}}} is stale after reassignment; rebuilt on next read`);
+}"""
+INVALIDATE_NEW = "this._cache.invalidatePrefix({{owner}}Prefix(new{{Owner}}));"
+SUBSCRIBE = "repository.subscribe((change) => this._dropPages(change));"
+LISTENER = """/** Storage calls this after a record is replaced: drop the pages that listed either version. */
+_dropPages({ current, previous }) {
+  this._cache.invalidatePrefix({{owner}}Prefix(current.{{owner}}));
+  this._cache.invalidatePrefix({{owner}}Prefix(previous.{{owner}}));
+}"""
+LISTENER_CLEAR = """/** Storage calls this after a record is replaced: drop every cached page. */
+_dropPages() {
+  this._cache.clear();
 }"""
 OFFSET_PAGE = """const pageNumber = intParam(query, 'page', 0);
 const offset = pageNumber * limit;"""

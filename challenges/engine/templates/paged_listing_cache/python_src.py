@@ -242,7 +242,16 @@ class {{RepoCls}}:
     def __init__(self):
         self._records = {}
         self._sequence = itertools.count(1)
+        self._listeners = []
         self.reads = 0
+
+    def subscribe(self, listener):
+        """Call ``listener(current=..., previous=...)`` after every replaced record."""
+        self._listeners.append(listener)
+
+    def _notify(self, current, previous):
+        for listener in self._listeners:
+            listener(current=current, previous=previous)
 
     def __len__(self):
         return len(self._records)
@@ -264,9 +273,13 @@ class {{RepoCls}}:
             raise {{ErrMissing}}(f"no {{entity_h}} {{{id_f}}}", {{id_f}}={{id_f}}) from None
 
     def save(self, record):
-        """Replace the stored version of ``record`` (it must exist)."""
+        """Replace the stored version of ``record`` (it must exist) and tell subscribers."""
+        {{!save_log}}
+        {{[}}
         {{!save_lookup}}
         self._records[record.{{id_f}}] = record
+        {{!save_notify}}
+        {{]}}
         return record
 
     def remove(self, {{id_f}}):
@@ -367,6 +380,9 @@ class {{SvcCls}}:
         self._cache = cache
         self._settings = settings
         self._clock = clock
+        {{!subscribe}}
+
+    {{!listener_method}}
 
     def _tick(self):
         return int(self._clock())
@@ -425,7 +441,7 @@ class {{SvcCls}}:
         previous = record.{{owner}}
         updated = record.with_changes({{owner}}=new_{{owner}}, {{ts_f}}=self._tick())
         self._repository.save(updated)
-        self._cache.invalidate_prefix({{owner}}_prefix(new_{{owner}}))
+        {{!invalidate_new}}
         {{!invalidate_previous}}
         {{]}}
         logger.info("{{entity_h}} %s moved from %s to %s", {{id_f}}, previous, new_{{owner}})
@@ -569,13 +585,23 @@ INVALIDATE_PREVIOUS = "self._cache.invalidate_prefix({{owner}}_prefix(previous))
 INVALIDATE_BOTH_ALT = """for affected in {previous, new_{{owner}}}:
     self._cache.invalidate_prefix({{owner}}_prefix(affected))"""
 INVALIDATE_CLEAR_ALT = "self._cache.clear()"
-SAVE_LOOKUP = "self.get(record.{{id_f}})"
-SAVE_LOOKUP_LOG = """previous = self.get(record.{{id_f}})
-if normalise_{{owner}}(previous.{{owner}}) != normalise_{{owner}}(record.{{owner}}):
-    logger.warning(
-        "{{owner_h}} index for %s is stale after reassignment; rebuilt on next read",
-        previous.{{owner}},
-    )"""
+SAVE_LOOKUP = "previous = self.get(record.{{id_f}})"
+SAVE_CHECK = "self.get(record.{{id_f}})"
+SAVE_NOTIFY = "self._notify(current=record, previous=previous)"
+SAVE_NOTIFY_FAULTY = "self._notify(current=record, previous=self.get(record.{{id_f}}))"
+SAVE_NOTIFY_EARLY = "self._notify(current=record, previous=self.get(record.{{id_f}}))"
+SAVE_LOG = """stored = self._records.get(record.{{id_f}})
+if stored is not None and normalise_{{owner}}(stored.{{owner}}) != normalise_{{owner}}(record.{{owner}}):
+    logger.warning("{{owner_h}} index for %s is stale after reassignment; rebuilt on next read", stored.{{owner}})"""
+INVALIDATE_NEW = "self._cache.invalidate_prefix({{owner}}_prefix(new_{{owner}}))"
+SUBSCRIBE = "repository.subscribe(self._drop_pages)"
+LISTENER = '''def _drop_pages(self, current, previous):
+    """Storage calls this after a record is replaced: drop the pages that listed either version."""
+    self._cache.invalidate_prefix({{owner}}_prefix(current.{{owner}}))
+    self._cache.invalidate_prefix({{owner}}_prefix(previous.{{owner}}))'''
+LISTENER_CLEAR = '''def _drop_pages(self, current, previous):
+    """Storage calls this after a record is replaced: drop every cached page."""
+    self._cache.clear()'''
 OFFSET_PAGE = """page_number = _int_param(query, "page", 0)
 offset = page_number * limit"""
 OFFSET_PAGE_NAIVE = """page_number = _int_param(query, "page", 0)
