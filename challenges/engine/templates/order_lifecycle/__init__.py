@@ -23,7 +23,7 @@ from challenges.engine.context import BuildContext
 from challenges.engine.ir import Blueprint, Bug, Canary, Feature, Fix, Import, Module, RedHerring
 from challenges.engine.model import FactToken, Slot, Template, TemplateSpec, register
 from challenges.engine.naming import human, pascal, snake
-from challenges.engine.templates.order_lifecycle import python_src, python_tests
+from challenges.engine.templates.order_lifecycle import javascript_src, javascript_tests, python_src, python_tests
 
 SCAFFOLD_WORDS = frozenset({
     "record", "target", "current", "updated", "reason", "history", "version", "step", "steps", "at",
@@ -58,7 +58,7 @@ class OrderLifecycle(Template):
         bug_type="missing or wrong transition guard lets a committed record be cancelled",
         solution_approach="restore-transition-guard",
         tier=3,
-        languages=("python",),
+        languages=("python", "javascript"),
         key_concepts=("state-machine", "transition-table", "refunds", "outbox", "optimistic-versioning"),
         architecture="layered-service",
         structures=("flat", "nested", "domain-driven", "layer-driven"),
@@ -115,6 +115,9 @@ class OrderLifecycle(Template):
             "status_f": n.field(lex.field("status")), "status_h": human(lex.field("status")),
             "currency_h": lex.unit("amount"),
             "statuses_tuple": "(" + ", ".join(f'"{s}"' for s in statuses) + ")",
+            "statuses_list": "[" + ", ".join(f"'{s}'" for s in statuses) + "]",
+            "id_snake": snake(lex.field("identifier")), "label_snake": snake(lex.field("label")),
+            "Id": pascal(lex.field("identifier")), "Label": pascal(lex.field("label")), "Owner": pascal(owner),
             "status0": statuses[0], "status1": statuses[1],
             "commit_status": statuses[commit_index], "final_status": statuses[-1],
             "commit_index": str(commit_index),
@@ -138,6 +141,21 @@ class OrderLifecycle(Template):
     @staticmethod
     def _style_names(ctx: BuildContext, entity_cls: str) -> dict[str, str]:
         """Object-oriented: a lifecycle object; procedural: module-level functions."""
+        if ctx.js and ctx.style == "procedural":
+            return {
+                "lc_allows": "canMove", "lc_require": "requireMove", "lc_next": "nextStatus",
+                "lc_terminal": "isTerminal", "lifecycle_const": "",
+                "t_allows": "canMove", "t_require": "requireMove", "t_targets": "moveTargets",
+                "t_next": "nextStatus",
+            }
+        if ctx.js:
+            return {
+                "lc_allows": "this._lifecycle.allows", "lc_require": "this._lifecycle.require",
+                "lc_next": "this._lifecycle.nextStatus", "lc_terminal": "this._lifecycle.isTerminal",
+                "lifecycle_const": f"const LIFECYCLE = new {entity_cls}Lifecycle();",
+                "t_allows": "LIFECYCLE.allows", "t_require": "LIFECYCLE.require", "t_targets": "LIFECYCLE.targets",
+                "t_next": "LIFECYCLE.nextStatus",
+            }
         if ctx.style == "procedural":
             return {
                 "lc_allows": "can_move", "lc_require": "require_move", "lc_next": "next_status",
@@ -155,6 +173,20 @@ class OrderLifecycle(Template):
         }
 
     @staticmethod
+    def _js_rows(statuses: tuple[str, ...], commit_index: int) -> str:
+        rows = []
+        for index, status in enumerate(statuses):
+            if index == len(statuses) - 1:
+                rows.append(f"  {status}: NOWHERE,")
+            elif index == commit_index:
+                rows.append("  {{!commit_row}}")
+            elif index < commit_index:
+                rows.append(f"  {status}: Object.freeze(new Set(['{statuses[index + 1]}', CANCELLED])),")
+            else:
+                rows.append(f"  {status}: Object.freeze(new Set(['{statuses[index + 1]}'])),")
+        return "\n".join(rows)
+
+    @staticmethod
     def _rows(statuses: tuple[str, ...], commit_index: int) -> str:
         rows = []
         for index, status in enumerate(statuses):
@@ -170,18 +202,21 @@ class OrderLifecycle(Template):
 
     # ------------------------------------------------------------------
     def build(self, ctx: BuildContext) -> Blueprint:
-        src, tst = python_src, python_tests
+        src, tst = (python_src, python_tests) if ctx.py else (javascript_src, javascript_tests)
         nm = self.names(ctx)
         n = ctx.namer
+        f = n.fn
+        settings_name = "Settings" if ctx.py else "makeSettings"
         stem = n.file
         lex = ctx.lex
         statuses = lex.statuses
         k = int(nm["commit_index"])
         procedural = ctx.style == "procedural"
-        lifecycle_text = (src.LIFECYCLE_PROCEDURAL if procedural else src.LIFECYCLE).replace(
-            "@@ROWS@@", self._rows(statuses, k))
-        lifecycle_api = (("can_move", "is_terminal", "next_status", "require_move") if procedural
-                         else (f"{nm['Entity']}Lifecycle",))
+        rows = self._rows(statuses, k) if ctx.py else self._js_rows(statuses, k)
+        lifecycle_text = (src.LIFECYCLE_PROCEDURAL if procedural else src.LIFECYCLE).replace("@@ROWS@@", rows)
+        lifecycle_api = (tuple(f(x) for x in ("can_move", "is_terminal", "next_status", "require_move"))
+                         if procedural else (f"{nm['Entity']}Lifecycle",))
+        models_api = (nm["Entity"],) if ctx.py else ("make" + nm["Entity"], "movedTo", "renamed")
         consts = ("CANCELLED", "CHARGED_FROM", "COMMITTED", "STATUSES")
         m = [
             Module("errors", stem("errors"), src.ERRORS, role="errors", feature="records"),
@@ -200,22 +235,23 @@ class OrderLifecycle(Template):
             Module("service", stem(lex.noun("entity", True)), src.SERVICE, role="service", feature="workflow",
                    imports=(Import("errors", (nm["ErrConflict"], nm["ErrInvalid"])),
                             Import("lifecycle", consts + lifecycle_api),
-                            Import("models", (nm["Entity"],)))),
-            Module("api", stem("handlers"), src.HANDLERS, role="api", feature="handlers",
-                   imports=(Import("config", ("load_settings",)),
+                            Import("models", models_api))),
+            Module("api", stem("handlers") if ctx.py else stem("routes"), src.HANDLERS, role="api",
+                   feature="handlers",
+                   imports=(Import("config", (f("load_settings"),)),
                             Import("errors", (f"{nm['Base']}Error", nm["ErrInvalid"])),
                             Import("ledger", (nm["LedgerCls"],)),
                             Import("outbox", ("Outbox",)),
                             Import("repository", (nm["RepoCls"],)),
                             Import("service", (nm["SvcCls"],)))),
         ]
-        service_imports = (Import("api", ("build_service",)), Import("config", ("Settings",)))
+        service_imports = (Import("api", (f("build_service"),)), Import("config", (settings_name,)))
         tests = [
             Module("t_lifecycle", stem("lifecycle"), tst.TEST_LIFECYCLE, feature="records", test=True,
                    imports=(Import("errors", (nm["ErrConflict"],)),
                             Import("lifecycle", ("CANCELLED", "INITIAL_STATUS", "STATUSES") + (
-                                ("can_move", "move_targets", "next_status", "require_move") if procedural
-                                else (f"{nm['Entity']}Lifecycle",))))),
+                                tuple(f(x) for x in ("can_move", "move_targets", "next_status", "require_move"))
+                                if procedural else (f"{nm['Entity']}Lifecycle",))))),
             Module("t_service", stem(lex.noun("entity", True)),
                    tst.TEST_SERVICE + (tst.HERRING_TEST if ctx.has_herring("misleading-test") else ""),
                    feature="handlers", test=True,
@@ -223,24 +259,28 @@ class OrderLifecycle(Template):
                             Import("errors", (nm["ErrConflict"], nm["ErrInvalid"], nm["ErrMissing"])),
                             Import("lifecycle", ("CANCELLED", "STATUSES")))),
             Module("t_handlers", stem("handlers"), tst.TEST_HANDLERS, feature="handlers", test=True,
-                   imports=(Import("api", ("build_service", "handle_action", "handle_create", "handle_list",
-                                           "handle_summary")),
-                            Import("config", ("Settings",)),
+                   imports=(Import("api", tuple(f(x) for x in ("build_service", "handle_action", "handle_create",
+                                                                "handle_list", "handle_summary"))),
+                            Import("config", (settings_name,)),
                             Import("outbox", ("OutboxRelay",)))),
         ]
         oracle = [
             Module("h_lifecycle", stem(lex.noun("entity"), "transitions"), tst.HIDDEN_LIFECYCLE, test=True,
                    hidden=True,
-                   imports=(Import("api", ("build_service", "handle_action", "handle_get")),
-                            Import("config", ("Settings", "load_settings")),
+                   imports=(Import("api", tuple(f(x) for x in ("build_service", "handle_action", "handle_get"))),
+                            Import("config", (settings_name, f("load_settings"))),
                             Import("errors", (nm["ErrConflict"], nm["ErrInvalid"])),
                             Import("lifecycle", ("CANCELLED", "STATUSES") + (
-                                ("can_move", "require_move") if procedural
+                                (f("can_move"), f("require_move")) if procedural
                                 else (f"{nm['Entity']}Lifecycle",))))),
         ]
         src = _Spelling(src, procedural)
-        commit_gold = f'"{statuses[k]}": frozenset({{"{statuses[k + 1]}"}}),'
-        commit_faulty = f'"{statuses[k]}": frozenset({{"{statuses[k + 1]}", CANCELLED}}),'
+        if ctx.py:
+            commit_gold = f'"{statuses[k]}": frozenset({{"{statuses[k + 1]}"}}),'
+            commit_faulty = f'"{statuses[k]}": frozenset({{"{statuses[k + 1]}", CANCELLED}}),'
+        else:
+            commit_gold = f"{statuses[k]}: Object.freeze(new Set(['{statuses[k + 1]}'])),"
+            commit_faulty = f"{statuses[k]}: Object.freeze(new Set(['{statuses[k + 1]}', CANCELLED])),"
         sites = {
             "commit_row": commit_gold,
             "targets": src.TARGETS,
@@ -291,13 +331,14 @@ class OrderLifecycle(Template):
                 "idempotent-cancel", "already_cancelled",
                 "Returning an already cancelled record looks like swallowing an illegal transition, but "
                 "repeated cancels are documented as safe.",
-                "", "test_repeated_cancel_changes_nothing"))
+                "", "test_repeated_cancel_changes_nothing" if ctx.py else "a repeated cancel changes nothing"))
         if ctx.has_canary("refund-after-charge"):
             canaries.append(Canary(
                 "refund-after-charge", "refund_rule",
                 "`index > 0` looks like it skips the first status by mistake, but nothing is charged "
                 "before the second status.",
-                src.REFUND_RULE_NAIVE, "test_cancelling_before_the_charge_refunds_nothing"))
+                src.REFUND_RULE_NAIVE, "test_cancelling_before_the_charge_refunds_nothing" if ctx.py
+                else "cancelling before the charge refunds nothing"))
         herrings = []
         if ctx.has_herring("misleading-log"):
             herrings.append(RedHerring(
@@ -308,7 +349,8 @@ class OrderLifecycle(Template):
                 "misleading-test",
                 "A visible test about the outbox's publication order fails; the cause is the accepted "
                 "cancellation.",
-                failing_tests=("test_outbox_keeps_publication_order",)))
+                failing_tests=("test_outbox_keeps_publication_order" if ctx.py
+                               else "outbox keeps publication order",)))
         if ctx.has_herring("suspicious-commit"):
             herrings.append(RedHerring(
                 "suspicious-commit",
@@ -342,6 +384,13 @@ class OrderLifecycle(Template):
             "Cancelling twice is harmless.",
         )]
         usage = (
+            "```js\n"
+            "const service = buildService();\n"
+            f"let record = service.{nm['fn_create']}('{nm['owner_a']}', '{nm['label_a']}', 1500);\n"
+            f"record = service.{nm['fn_advance']}(record.{nm['id_f']});\n"
+            f"service.{nm['fn_cancel']}(record.{nm['id_f']}, 'customer request');\n"
+            "```"
+        ) if ctx.js else (
             "```python\n"
             "service = build_service()\n"
             f"record = service.{nm['fn_create']}(\"{nm['owner_a']}\", \"{nm['label_a']}\", 1500)\n"
