@@ -1,0 +1,251 @@
+"""Monthly statement files imported into a store, with per-owner totals
+(API misuse family, tier 3).
+
+Statement files are named ``<period>_<owner>.csv``; the importer derives the
+batch name (the file name without its extension), imports each batch once,
+rejects a statement as a whole when any line is bad, and accumulates totals
+per owner.
+
+Bug-site levels:
+- ``utility``: the batch name is derived with ``str.rstrip(".csv")``, which
+  strips a *set of characters*, so owners whose id ends in ``s``, ``c`` or ``v``
+  lose letters and their statements are rejected as unknown owners;
+- ``orchestrator``: per-owner grouping uses ``dict.get(key, []).append(...)``,
+  appending to a throw-away default list, so the report's totals stay empty.
+
+Canaries: ``zero-quantity`` (``< 0`` lets zero-quantity lines through, as the
+docs say) and ``inclusive-period`` (both ends of the month belong to it).
+"""
+
+from __future__ import annotations
+
+from challenges.engine.context import BuildContext
+from challenges.engine.ir import Blueprint, Bug, Canary, Feature, Fix, Import, Module, RedHerring
+from challenges.engine.model import Slot, Template, TemplateSpec, register
+from challenges.engine.naming import human, kebab, pascal
+from challenges.engine.templates.statement_import import python_src, python_tests
+
+LOCAL_WORDS = frozenset({"line", "lines", "batch", "period", "day", "when", "ref", "label", "qty", "amount",
+                         "cells", "number", "header", "reader", "report", "totals", "grouped", "owned",
+                         "inbox", "store", "importer", "filename", "text", "first", "last", "following",
+                         "statement", "stem", "sep", "new"})
+
+STRIP_GOLD = "return filename.removesuffix(EXTENSION)"
+STRIP_FAULTY = "return filename.rstrip(EXTENSION)"
+STRIP_ALT_SLICE = "return filename[: -len(EXTENSION)] if filename.endswith(EXTENSION) else filename"
+STRIP_ALT_PARTITION = """stem, found, rest = filename.rpartition(EXTENSION)
+return stem if found and not rest else filename"""
+GROUP_GOLD = "grouped.setdefault(line.{{owner}}, []).append(line)"
+GROUP_FAULTY = "grouped.get(line.{{owner}}, []).append(line)"
+GROUP_ALT_EXPLICIT = """if line.{{owner}} not in grouped:
+    grouped[line.{{owner}}] = []
+grouped[line.{{owner}}].append(line)"""
+GROUP_ALT_CONCAT = "grouped[line.{{owner}}] = grouped.get(line.{{owner}}, []) + [line]"
+QTY_CHECK = "if {{qty_f}} < 0:"
+QTY_NAIVE = "if {{qty_f}} <= 0:"
+PERIOD_CHECK = "return first <= day <= last"
+PERIOD_NAIVE = "return first <= day < last"
+OWNER_LOG = 'logger.info("statement %s matched to %s by file-name prefix", filename, {{owner}})'
+
+
+def article(noun: str) -> str:
+    """``noun`` with its indefinite article."""
+    return ("an " if noun[:1] in "aeiou" else "a ") + noun
+
+
+@register
+class StatementImport(Template):
+    spec = TemplateSpec(
+        slug="statement-import",
+        title="Monthly statement import with per-owner totals",
+        family="api-misuse",
+        bug_class="standard-library call with different semantics",
+        bug_type="str.rstrip used as suffix removal or dict.get default mutated",
+        solution_approach="use-removesuffix-or-setdefault",
+        tier=3,
+        languages=("python",),
+        key_concepts=("file-import", "csv", "string-methods", "grouping", "idempotent-batches"),
+        architecture="batch-import",
+        structures=("flat", "nested", "domain-driven", "layer-driven"),
+        styles=("object-oriented",),
+        bug_levels=("utility", "orchestrator"),
+        variable_slots=(Slot("max_lines", (500, 1000, 5000)),),
+        canaries=("zero-quantity", "inclusive-period"),
+        red_herrings=("misleading-log", "misleading-test", "suspicious-commit"),
+        description="Statement files named <period>_<owner>.csv are imported once each; totals are "
+        "accumulated per owner.",
+    )
+
+    def accepts(self, lex) -> bool:
+        used = {lex.noun("owner"), lex.noun("owner", True), lex.noun("entity"), lex.noun("entity", True),
+                lex.field("identifier"), lex.field("label"), lex.field("quantity"), lex.field("amount")}
+        return not (used & LOCAL_WORDS) and len(used) == 8
+
+    def names(self, ctx: BuildContext) -> dict[str, str]:
+        lex = ctx.lex
+        owner, owners = lex.noun("owner"), lex.noun("owner", True)
+        refs = lex.samples("identifier")
+        owner_a = f"{kebab(owners)}-north"
+        return {
+            "project": ctx.project, "Base": pascal(ctx.project),
+            "ErrInvalid": pascal(lex.error("invalid")), "ErrMissing": "Unknown" + pascal(owner),
+            "owner": owner, "owners": owners, "owner_h": human(owner), "a_owner_h": article(human(owner)),
+            "entity_h": human(lex.noun("entity")), "entities_h": human(lex.noun("entity", True)),
+            "entities": lex.noun("entity", True), "Entity": pascal(lex.noun("entity")),
+            "id_f": lex.field("identifier"), "label_f": lex.field("label"), "qty_f": lex.field("quantity"),
+            "qty_h": human(lex.field("quantity")), "amount_f": lex.field("amount"),
+            "amount_h": human(lex.field("amount")),
+            "owner_example": owner_a, "owner_a": owner_a, "owner_b": f"east-{kebab(owners)}",
+            "owner_c": f"{kebab(owner)}-ops",
+            "ref_a": refs[0], "ref_b": refs[1], "ref_c": refs[2],
+            "label_a": lex.samples("label")[0].replace(",", " "),
+            "max_lines": str(ctx.slot("max_lines")),
+            "herring_test": "",
+        }
+
+    def build(self, ctx: BuildContext) -> Blueprint:
+        src, tst = python_src, python_tests
+        nm = self.names(ctx)
+        stem = ctx.namer.file
+        utility = ctx.level == "utility"
+        modules = [
+            Module("errors", stem("errors"), src.ERRORS, role="errors", feature="statements"),
+            Module("models", stem("models"), src.MODELS, role="model", feature="statements"),
+            Module("naming", stem("naming"), src.NAMING, role="util", feature="statements",
+                   imports=(Import("errors", (nm["ErrInvalid"],)),)),
+            Module("parsing", stem("parsing"), src.PARSING, role="util", feature="parsing",
+                   imports=(Import("errors", (nm["ErrInvalid"],)), Import("models", ("Line",)))),
+            Module("inbox", stem("inbox"), src.INBOX, role="storage", feature="inbox"),
+            Module("store", stem(nm["entity_h"], "store"), src.STORE, role="storage", feature="inbox",
+                   imports=(Import("errors", (nm["ErrInvalid"],)),)),
+            Module("config", stem("config"), src.CONFIG, role="config", feature="importer",
+                   imports=(Import("errors", (nm["ErrInvalid"],)),)),
+            Module("importer", stem("importer"), src.IMPORTER, role="service", feature="importer",
+                   imports=(Import("errors", (f"{nm['Base']}Error", nm["ErrInvalid"], nm["ErrMissing"])),
+                            Import("models", ("ImportReport",)),
+                            Import("naming", ("batch_name", "is_statement", "split_batch")),
+                            Import("parsing", ("parse_statement",)))),
+            Module("coverage", stem("coverage"), src.COVERAGE, role="util", feature="reports"),
+            Module("export", stem("export"), src.EXPORT, role="util", feature="reports"),
+            Module("api", stem("handlers"), src.API, role="api", feature="handlers",
+                   imports=(Import("config", ("load_settings",)), Import("coverage", ("coverage_for",)),
+                            Import("errors", (f"{nm['Base']}Error", nm["ErrInvalid"])),
+                            Import("export", ("export_csv",)),
+                            Import("importer", ("StatementImporter",)), Import("inbox", ("Inbox",)),
+                            Import("naming", ("is_statement",)), Import("store", (f"{nm['Entity']}Store",)))),
+        ]
+        herring = ctx.has_herring("misleading-test")
+        importer_test = tst.TEST_IMPORTER.replace("{{herring_test}}", (
+            tst.HERRING_UTILITY if utility else tst.HERRING_ORCHESTRATOR) if herring else "")
+        tests = [
+            Module("t_naming", stem("naming"), tst.TEST_NAMING, feature="statements", test=True,
+                   imports=(Import("errors", (nm["ErrInvalid"],)),
+                            Import("naming", ("batch_name", "is_statement", "split_batch")))),
+            Module("t_parsing", stem("parsing"), tst.TEST_PARSING, feature="parsing", test=True,
+                   imports=(Import("errors", (nm["ErrInvalid"],)),
+                            Import("parsing", ("parse_statement", "period_bounds")))),
+            Module("t_importer", stem("importer"), importer_test, feature="handlers", test=True,
+                   imports=(Import("api", ("build_importer", "handle_import", "handle_lines", "handle_upload")),)),
+            Module("t_reports", stem("reports"), tst.TEST_REPORTS, feature="handlers", test=True,
+                   imports=(Import("api", ("build_importer", "handle_coverage", "handle_export", "handle_preview",
+                                           "handle_quarantine", "handle_release", "handle_void")),
+                            Import("config", ("Settings",)), Import("coverage", ("periods_between",)))),
+        ]
+        oracle = [
+            Module("h_rules", stem("statement", "rules"), tst.HIDDEN, test=True, hidden=True,
+                   imports=(Import("api", ("build_importer", "handle_import")),
+                            Import("config", ("Settings",)), Import("naming", ("batch_name",)))),
+        ]
+        sites = {"strip_extension": STRIP_GOLD, "group_line": GROUP_GOLD, "qty_check": QTY_CHECK,
+                 "period_check": PERIOD_CHECK, "owner_log": ""}
+        if utility:
+            sites["strip_extension"] = STRIP_FAULTY
+            bug = Bug(
+                site="strip_extension",
+                gold=Fix("gold", {"strip_extension": STRIP_GOLD}, "Remove the suffix, not a set of characters."),
+                alternatives=(
+                    Fix("slice", {"strip_extension": STRIP_ALT_SLICE}, "Slice the extension off when present."),
+                    Fix("rpartition", {"strip_extension": STRIP_ALT_PARTITION},
+                        "Split on the last extension occurrence."),
+                ),
+                level="utility",
+                summary="The batch name strips the characters '.', 'c', 's' and 'v' from the end of the "
+                        "file name instead of the '.csv' suffix, so some owners' statements are rejected.",
+                location="statement file naming helper",
+            )
+            fact = STRIP_GOLD
+        else:
+            sites["group_line"] = GROUP_FAULTY
+            bug = Bug(
+                site="group_line",
+                gold=Fix("gold", {"group_line": GROUP_GOLD}, "Store the new list with setdefault."),
+                alternatives=(
+                    Fix("explicit", {"group_line": GROUP_ALT_EXPLICIT}, "Create the list explicitly."),
+                    Fix("concat", {"group_line": GROUP_ALT_CONCAT}, "Rebind the owner's list each time."),
+                ),
+                level="orchestrator",
+                summary="Lines are appended to dict.get's throw-away default list, so per-owner totals "
+                        "stay empty.",
+                location="importer totals",
+            )
+            fact = GROUP_GOLD
+        canaries = []
+        if ctx.has_canary("zero-quantity"):
+            canaries.append(Canary("zero-quantity", "qty_check",
+                                   "`< 0` looks like it should be `<= 0`; zero-quantity lines are valid.",
+                                   QTY_NAIVE, f"test_zero_{nm['qty_f']}_lines_are_imported"))
+        if ctx.has_canary("inclusive-period"):
+            canaries.append(Canary("inclusive-period", "period_check",
+                                   "`first <= day <= last` looks like an inclusive/exclusive mix-up; both "
+                                   "ends of the month belong to the period.", PERIOD_NAIVE,
+                                   "test_last_day_of_the_period_is_inside"))
+        herrings = []
+        if ctx.has_herring("misleading-log"):
+            herrings.append(RedHerring("misleading-log", "Logs claim owners are matched by file-name prefix.",
+                                       snippets={"owner_log": OWNER_LOG}))
+        if herring:
+            herrings.append(RedHerring("misleading-test",
+                                       "A visible test about archiving or report serialisation fails; the "
+                                       "cause is elsewhere.",
+                                       failing_tests=("test_archive_moves_imported_statements" if utility
+                                                      else "test_report_round_trips_to_dict",)))
+        if ctx.has_herring("suspicious-commit"):
+            herrings.append(RedHerring("suspicious-commit",
+                                       "A late commit rewrites the period check next to the naming code; "
+                                       "it is equivalent.",
+                                       history_before={"period_check": "return first <= day and day <= last"},
+                                       message="Simplify the statement period check"))
+        o_h, es_h = nm["owner_h"], nm["entities_h"]
+        features = [
+            Feature("statements", "Add statement file naming and line records",
+                    "Statement file names and line records."),
+            Feature("parsing", "Parse statement lines with period checks", "Statement parsing."),
+            Feature("inbox", f"Add the inbox and the {nm['entity_h']} store", "Inbox and store."),
+            Feature("importer", f"Import statements once per batch with per-{o_h} totals",
+                    f"Importer with per-{o_h} totals."),
+            Feature("reports", "Report statement coverage and export monthly totals",
+                    "Coverage of months per owner and CSV export of monthly totals."),
+            Feature("handlers", "Add upload, import, listing, coverage and export handlers", "Request handlers."),
+        ]
+        summary = (f"Imports monthly {nm['entity_h']} statements for {ctx.lex.domain}: one CSV file per "
+                   f"{o_h} and month, imported once, with totals per {o_h}.")
+        sections = [(
+            "Statement files",
+            f"Each statement is a CSV file named `<YYYY-MM>_<{nm['owner']}>.csv` with the header "
+            f"`{nm['id_f']},{nm['label_f']},{nm['qty_f']},{nm['amount_f']},day`. Every line must fall in "
+            f"the month of the file (first and last day included); a {human(nm['qty_f'])} of zero is "
+            f"allowed. A statement is imported once; a bad line rejects the whole file, which stays in "
+            f"the inbox. Imported {es_h} are totalled per {o_h}.",
+        )]
+        usage = ("```python\n"
+                 f"importer, inbox, store = build_importer([\"{nm['owner_a']}\"])\n"
+                 f"inbox.put(\"2024-03_{nm['owner_a']}.csv\", text)\n"
+                 "report = importer.run()\n"
+                 "```")
+        return Blueprint(
+            package=ctx.project, summary=summary, modules=modules, tests=tests, oracle=oracle,
+            sites=sites, names=nm, bug=bug, canaries=canaries, red_herrings=herrings, features=features,
+            settings={"max_lines_per_statement": int(ctx.slot("max_lines")), "archive_skipped": True,
+                      "quarantine_rejected": False}, readme_usage=usage, readme_sections=sections,
+            fact_tokens=[(fact, ())],
+        )
