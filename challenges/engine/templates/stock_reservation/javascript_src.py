@@ -145,7 +145,7 @@ class Hold {
     {{!lapse_check}}
   }
 
-  /** Whether this hold counts against the {{resource_h}}'s {{cap_h}} at `now`. */
+  /** Whether this hold counts against the {{cap_h}} of its {{resource_h}} at `now`. */
   takes{{CapF}}(now) {
     if (this.state === CONFIRMED) {
       return true;
@@ -480,9 +480,9 @@ module.exports = { HOLD_PLACED, HOLD_CONFIRMED, HOLD_RELEASED, HOLD_LAPSED, Hold
 SERVICE = """'use strict';
 
 /**
- * Holds on {{resource_h}} {{cap_h}}: place, confirm, release and let lapse.
+ * Capacity holds: place, confirm, release and let lapse.
  *
- * A hold sets aside part of {{a_resource_h}}'s {{cap_h}} for one {{entity_h}} while it
+ * A hold sets aside part of the {{cap_h}} of {{a_resource_h}} for one {{entity_h}} while it
  * is being completed. Unconfirmed holds lapse after `holdTtlSeconds`; `sweep`
  * marks lapsed holds and publishes their events, but lapsed holds stop counting
  * against {{cap_h}} at their expiry instant whether or not a sweep has run.

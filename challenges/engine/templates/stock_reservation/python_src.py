@@ -101,7 +101,7 @@ class Hold:
         {{!lapse_check}}
 
     def takes_{{cap_f}}(self, now):
-        """Whether this hold counts against the {{resource_h}}'s {{cap_h}} at ``now``."""
+        """Whether this hold counts against the {{cap_h}} of its {{resource_h}} at ``now``."""
         if self.state == CONFIRMED:
             return True
         return self.state == HELD and not self.lapsed(now)
@@ -358,9 +358,9 @@ class EventLog:
         return [event for event in events if kind is None or event.kind == kind]
 '''
 
-SERVICE = '''"""Holds on {{resource_h}} {{cap_h}}: place, confirm, release and let lapse.
+SERVICE = '''"""Capacity holds: place, confirm, release and let lapse.
 
-A hold sets aside part of {{a_resource_h}}'s {{cap_h}} for one {{entity_h}} while it is
+A hold sets aside part of the {{cap_h}} of {{a_resource_h}} for one {{entity_h}} while it is
 being completed.  Unconfirmed holds lapse after ``hold_ttl_seconds``; ``sweep``
 marks lapsed holds and publishes their events, but lapsed holds stop counting
 against {{cap_h}} at their expiry instant whether or not a sweep has run.
@@ -443,7 +443,7 @@ class {{SvcCls}}:
         return confirmed
 
     def {{fn_release}}(self, hold_id):
-        """Give a held or confirmed {{qty_f}} back to its {{resource_h}}.
+        """Give a held or confirmed {{qty_h}} back to its {{resource_h}}.
 
         Clients retry on timeouts, so releasing twice, or releasing a hold that
         has already lapsed, succeeds and changes nothing.
