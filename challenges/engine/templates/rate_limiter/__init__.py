@@ -9,6 +9,9 @@ The slot ``edge`` picks which comparison of the limiter ships wrong:
   counting at exactly one window of age and the documented hand-over instant
   rejects a request it should admit.
 
+An ``orchestrator`` level ships the service taking a quota slot before it
+validates the submission (malformed submissions lock their sender out).
+
 Canary: ``pending-remaining`` (``limit - len(times) - 1`` looks like an
 off-by-one but the current request is appended only afterwards).
 """
@@ -50,8 +53,8 @@ class RateLimiter(Template):
         slug="rate-limiter",
         title="Per-owner submission quotas with a sliding-window limiter",
         family="logic-boundary",
-        bug_class="boundary comparison in a sliding-window limiter",
-        bug_type="off-by-one comparison at the quota window boundary",
+        bug_class="boundary or ordering slip in sliding-window quota admission",
+        bug_type="off-by-one at the quota window boundary or quota used before validation",
         solution_approach="fix-boundary-comparison",
         tier=2,
         languages=("python", "javascript"),
@@ -59,7 +62,7 @@ class RateLimiter(Template):
         architecture="layered-service",
         structures=("flat", "nested", "domain-driven", "layer-driven"),
         styles=("object-oriented", "functional"),
-        bug_levels=("utility",),
+        bug_levels=("utility", "orchestrator"),
         variable_slots=(
             Slot("edge", ("admit", "expiry"), "which limiter comparison ships wrong"),
             Slot("limit", (5, 10, 20, 30, 60)),
@@ -278,7 +281,26 @@ class RateLimiter(Template):
             "remaining": src.REMAINING,
             "retry_after": src.RETRY_AFTER,
             "rejected_log": src.REJECTED_LOG,
+            "admission": src.ADMISSION_GOLD,
         }
+        if ctx.level == "orchestrator":
+            sites["admission"] = src.ADMISSION_FAULTY
+            bug = Bug(
+                site="admission",
+                gold=Fix("gold", {"admission": src.ADMISSION_GOLD},
+                         "Validate the submission before it uses the quota."),
+                alternatives=(
+                    Fix("validate-before-acquire", {"admission": src.ADMISSION_ALT_KEY_FIRST},
+                        "Move only the validation above the quota check."),
+                    Fix("release-on-invalid", {"admission": src.ADMISSION_ALT_RELEASE},
+                        "Give the admission back when validation fails."),
+                ),
+                level="orchestrator",
+                summary="The service takes a quota slot before validating the submission, so malformed "
+                        "submissions use up the submitter's quota and lock it out.",
+                location="submission service admission order",
+            )
+            return sites, bug, src.ADMISSION_GOLD
         if ctx.slot("edge") == "expiry":
             sites["expiry"] = src.EXPIRY_FAULTY
             bug = Bug(

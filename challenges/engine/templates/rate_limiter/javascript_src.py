@@ -203,6 +203,14 @@ class {{LimiterCls}} {
     this._admitted.delete(key);
   }
 
+  /** Give back the most recent admission of `key` (its request was abandoned). */
+  release(key) {
+    const times = this._admitted.get(key);
+    if (times !== undefined && times.length > 0) {
+      times.pop();
+    }
+  }
+
   keys() {
     return [...this._admitted.entries()]
       .filter(([, times]) => times.length > 0)
@@ -283,6 +291,14 @@ function {{LimiterCls}}(limit, window, clock) {
     admitted.delete(key);
   }
 
+  /** Give back the most recent admission of `key` (its request was abandoned). */
+  function release(key) {
+    const times = admitted.get(key);
+    if (times !== undefined && times.length > 0) {
+      times.pop();
+    }
+  }
+
   function keys() {
     return [...admitted.entries()]
       .filter(([, times]) => times.length > 0)
@@ -290,7 +306,7 @@ function {{LimiterCls}}(limit, window, clock) {
       .sort();
   }
 
-  return Object.freeze({ limit, window, acquire, available, forget, keys });
+  return Object.freeze({ limit, window, acquire, available, forget, release, keys });
 }
 
 module.exports = { {{LimiterCls}} };
@@ -434,9 +450,7 @@ class {{SvcCls}} {
     if (!{{owner}}.trim()) {
       throw new {{ErrInvalid}}('{{owner_h}} must not be blank', { field: '{{owner}}' });
     }
-    validateSubmission({{label_f}}, {{qty_f}}, {{cat_f}});
-    const key = quotaKey({{owner}});
-    const decision = this._limiter.acquire(key);
+    {{!admission}}
     if (!decision.allowed) {
       {{!rejected_log}}
       throw new {{ErrLimited}}(
@@ -603,3 +617,24 @@ REMAINING_F = "const remaining = limit - times.length - 1;"
 REMAINING_NAIVE_F = "const remaining = limit - times.length;"
 RETRY_AFTER_F = "return Math.max(0, times[0] + window - now);"
 RETRY_AFTER_BEFORE_F = "return times[0] + window - now;"
+
+# Order of validation and quota use in the service (the orchestrator-level bug).
+ADMISSION_GOLD = """validateSubmission({{label_f}}, {{qty_f}}, {{cat_f}});
+const key = quotaKey({{owner}});
+const decision = this._limiter.acquire(key);"""
+ADMISSION_FAULTY = """const key = quotaKey({{owner}});
+const decision = this._limiter.acquire(key);
+validateSubmission({{label_f}}, {{qty_f}}, {{cat_f}});"""
+ADMISSION_ALT_KEY_FIRST = """const key = quotaKey({{owner}});
+validateSubmission({{label_f}}, {{qty_f}}, {{cat_f}});
+const decision = this._limiter.acquire(key);"""
+ADMISSION_ALT_RELEASE = """const key = quotaKey({{owner}});
+const decision = this._limiter.acquire(key);
+try {
+  validateSubmission({{label_f}}, {{qty_f}}, {{cat_f}});
+} catch (err) {
+  if (decision.allowed) {
+    this._limiter.release(key);
+  }
+  throw err;
+}"""

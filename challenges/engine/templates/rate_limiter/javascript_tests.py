@@ -132,6 +132,7 @@ describe('{{entity_h}} numbering', () => {
   test('{{id_h}} sequence continues after a quiet period', () => {
     const clock = new FakeClock(0);
     const service = makeService(clock, 2, 30);
+    assert.throws(() => service.{{fn_submit}}('{{owner_b}}', '{{label_a}}', 0, CATEGORY), {{ErrInvalid}});
     service.{{fn_submit}}('{{owner_b}}', '{{label_a}}', 1, CATEGORY);
     service.{{fn_submit}}('{{owner_b}}', '{{label_b}}', 1, CATEGORY);
     assert.throws(() => service.{{fn_submit}}('{{owner_b}}', '{{label_c}}', 1, CATEGORY), {{ErrLimited}});

@@ -173,6 +173,12 @@ class {{LimiterCls}}:
         """Drop everything remembered about ``key`` (an operator reset)."""
         self._admitted.pop(key, None)
 
+    def release(self, key):
+        """Give back the most recent admission of ``key`` (its request was abandoned)."""
+        times = self._admitted.get(key)
+        if times:
+            times.pop()
+
     def keys(self):
         return sorted(key for key, times in self._admitted.items() if times)
 '''
@@ -234,11 +240,17 @@ def {{LimiterCls}}(limit, window, clock):
         """Drop everything remembered about ``key`` (an operator reset)."""
         admitted.pop(key, None)
 
+    def release(key):
+        """Give back the most recent admission of ``key`` (its request was abandoned)."""
+        times = admitted.get(key)
+        if times:
+            times.pop()
+
     def keys():
         return sorted(key for key, times in admitted.items() if times)
 
     return SimpleNamespace(limit=limit, window=window, acquire=acquire, available=available,
-                           forget=forget, keys=keys)
+                           forget=forget, release=release, keys=keys)
 '''
 
 QUOTAS = '''"""Settings, read from ``config/settings.json`` at the repository root."""
@@ -350,9 +362,7 @@ class {{SvcCls}}:
     def {{fn_submit}}(self, {{owner}}, {{label_f}}, {{qty_f}}, {{cat_f}}):
         if not {{owner}}.strip():
             raise {{ErrInvalid}}("{{owner_h}} must not be blank", field="{{owner}}")
-        validate_submission({{label_f}}, {{qty_f}}, {{cat_f}})
-        key = quota_key({{owner}})
-        decision = self._limiter.acquire(key)
+        {{!admission}}
         if not decision.allowed:
             {{!rejected_log}}
             raise {{ErrLimited}}(
@@ -493,3 +503,22 @@ REMAINING_F = "remaining = limit - len(times) - 1"
 REMAINING_NAIVE_F = "remaining = limit - len(times)"
 RETRY_AFTER_F = "return max(0.0, times[0] + window - now)"
 RETRY_AFTER_BEFORE_F = "return times[0] + window - now"
+
+# Order of validation and quota use in the service (the orchestrator-level bug).
+ADMISSION_GOLD = """validate_submission({{label_f}}, {{qty_f}}, {{cat_f}})
+key = quota_key({{owner}})
+decision = self._limiter.acquire(key)"""
+ADMISSION_FAULTY = """key = quota_key({{owner}})
+decision = self._limiter.acquire(key)
+validate_submission({{label_f}}, {{qty_f}}, {{cat_f}})"""
+ADMISSION_ALT_KEY_FIRST = """key = quota_key({{owner}})
+validate_submission({{label_f}}, {{qty_f}}, {{cat_f}})
+decision = self._limiter.acquire(key)"""
+ADMISSION_ALT_RELEASE = """key = quota_key({{owner}})
+decision = self._limiter.acquire(key)
+try:
+    validate_submission({{label_f}}, {{qty_f}}, {{cat_f}})
+except {{ErrInvalid}}:
+    if decision.allowed:
+        self._limiter.release(key)
+    raise"""

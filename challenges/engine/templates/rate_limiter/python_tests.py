@@ -115,6 +115,8 @@ class {{Entity}}NumberingTest(unittest.TestCase):
     def test_{{id_f}}_sequence_continues_after_quiet_period(self):
         clock = FakeClock(0.0)
         service = make_service(clock, limit=2, window=30)
+        with self.assertRaises({{ErrInvalid}}):
+            service.{{fn_submit}}("{{owner_b}}", "{{label_a}}", 0, CATEGORY)
         service.{{fn_submit}}("{{owner_b}}", "{{label_a}}", 1, CATEGORY)
         service.{{fn_submit}}("{{owner_b}}", "{{label_b}}", 1, CATEGORY)
         with self.assertRaises({{ErrLimited}}):
