@@ -13,7 +13,8 @@ Gates (issue 4, "Release gates"):
 - ``visible`` (4): the visible suite passes on the shipped code except exactly the
   designated red-herring failures, and passes completely with the gold fix.
 - ``static`` (5): Python compiles and passes a neutral, config-free ruff run;
-  JavaScript passes ``node --check``.
+  JavaScript passes ``node --check``; every recorded patch applies strictly and
+  the fixes reproduce exactly the files the other gates validated.
 
 Every test run gets its own temporary workspace; runs are spread over
 ``GateConfig.workers`` threads (the sandbox runs one process per run).
@@ -32,7 +33,7 @@ from typing import Any
 
 from challenges.engine.emitters.base import get_emitter
 from challenges.engine.instance import GeneratedInstance
-from challenges.engine.patches import changed_paths
+from challenges.engine.patches import PatchError, apply_patch, changed_paths
 
 MARKERS = re.compile(r"\b(BUG|FIXME|XXX|HACK|TODO)\b")
 STAGING_WORDS = ("canary", "red herring", "oracle", "gold patch", "injected")
@@ -349,4 +350,17 @@ def _static_gate(instance: GeneratedInstance) -> GateResult:
         paths = [p for p in [*instance.files, *instance.oracle_files] if p.endswith(emitter.source_ext)]
         problems = emitter.lint(root, paths)
     reasons = [f"{p.path}: {p.message}" for p in problems[:10]]
-    return GateResult("static", not problems, reasons, {"files": len(paths)})
+    # The recorded patches are what agents' honest twins and staff apply: each must
+    # apply strictly to the workspace and, for fixes, yield exactly the checked files.
+    for fix in [instance.gold, *instance.alternatives]:
+        try:
+            if apply_patch(instance.files, fix.patch) != fix.files:
+                reasons.append(f"the {fix.label} patch does not reproduce the validated files")
+        except PatchError as exc:
+            reasons.append(f"the {fix.label} patch does not apply: {exc}")
+    for canary in instance.canaries:
+        try:
+            apply_patch(instance.files, canary.patch)
+        except PatchError as exc:
+            reasons.append(f"the patch of canary {canary.name!r} does not apply: {exc}")
+    return GateResult("static", not reasons, reasons, {"files": len(paths)})

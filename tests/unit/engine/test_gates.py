@@ -126,3 +126,12 @@ def test_lint_error_fails_the_static_gate(inst):
     broken = {**inst.files, path: "import os\n" + inst.files[path]}
     gate = validate(dataclasses.replace(inst, files=broken)).gate("static")
     assert not gate.passed and "F401" in " ".join(gate.reasons)
+
+
+def test_a_patch_that_does_not_reproduce_the_validated_files_fails(inst):
+    lines = inst.gold.patch.splitlines(keepends=True)
+    added = next(i for i, line in enumerate(lines) if line.startswith("+") and not line.startswith("+++"))
+    lines[added] = "+    " + lines[added][1:]  # an agent-facing patch that differs from what was validated
+    broken = dataclasses.replace(inst.gold, patch="".join(lines))
+    gate = validate(dataclasses.replace(inst, gold=broken)).gate("static")
+    assert not gate.passed and "gold patch" in " ".join(gate.reasons)

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from challenges.engine.patches import unified_diff
+from challenges.engine.patches import apply_patch, unified_diff
 from challenges.engine.render import render
 
 LINE = st.text(alphabet="abcdefgh ():=._+-0123456789", min_size=0, max_size=30).map(str.rstrip)
@@ -62,3 +62,23 @@ def test_unified_diffs_apply_with_patch(lines, edits):
         subprocess.run([PATCH, "-p1", "-s", "-i", "fix.patch"], cwd=root, check=True, stdin=subprocess.DEVNULL,
                        capture_output=True)
         assert (root / "pkg" / "mod.py").read_text() == new
+
+
+@given(lines=st.lists(LINE, min_size=1, max_size=40),
+       edits=st.lists(st.tuples(st.integers(0, 39), st.sampled_from(["insert", "delete", "replace"]), LINE),
+                      max_size=6))
+def test_apply_patch_inverts_unified_diff(lines, edits):
+    changed = list(lines)
+    for position, action, text in edits:
+        where = min(position, len(changed))
+        if action == "insert":
+            changed.insert(where, text)
+        elif changed and where < len(changed):
+            if action == "delete":
+                del changed[where]
+            else:
+                changed[where] = text
+    old = "\n".join(lines) + "\n"
+    new = "\n".join(changed) + "\n"
+    diff = unified_diff({"m.py": old}, {"m.py": new})
+    assert apply_patch({"m.py": old}, diff) == ({"m.py": new} if diff else {})
