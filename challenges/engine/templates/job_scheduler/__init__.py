@@ -23,7 +23,7 @@ from challenges.engine.context import BuildContext
 from challenges.engine.ir import Blueprint, Bug, Canary, Feature, Fix, Import, Module, RedHerring
 from challenges.engine.model import FactToken, Slot, Template, TemplateSpec, register
 from challenges.engine.naming import human, pascal, snake
-from challenges.engine.templates.job_scheduler import python_src, python_tests
+from challenges.engine.templates.job_scheduler import javascript_src, javascript_tests, python_src, python_tests
 
 SCAFFOLD_WORDS = frozenset({
     "job", "jobs", "key", "kind", "priority", "payload", "state", "worker", "workers", "attempts", "error",
@@ -57,7 +57,7 @@ class JobScheduler(Template):
         bug_type="broken heap tie-break or missing re-check under lock when claiming jobs",
         solution_approach="restore-ordering-or-locked-recheck",
         tier=4,
-        languages=("python",),
+        languages=("python", "javascript"),
         key_concepts=("priority-queue", "heap-tie-break", "dependencies", "locking", "double-checked-claim"),
         architecture="scheduler-workers",
         structures=("flat", "nested", "domain-driven", "layer-driven"),
@@ -105,8 +105,27 @@ class JobScheduler(Template):
             "max_priority": str(ctx.slot("max_priority")),
             "prefetch": str(ctx.slot("prefetch")),
             "log_phrase": phrases[ctx.rng.randrange(len(phrases))],
-            **self._queue_names(ctx.style == "procedural", keys["a"]),
+            **(self._js_queue_names(ctx.style == "procedural", keys["a"]) if ctx.js
+               else self._queue_names(ctx.style == "procedural", keys["a"])),
+            "kind_a_js": snake(lex.verb("process"), entity),
+            "kind_b_js": snake(lex.verb("notify"), lex.noun("owner")),
         }
+
+    @staticmethod
+    def _js_queue_names(procedural: bool, key_a: str) -> dict[str, str]:
+        """JavaScript spellings of the ready-queue calls."""
+        if procedural:
+            calls = {"push": "pushReady({q}, ", "pop": "popReady({q})", "peek": "peekReady({q}, ",
+                     "discard": "discardReady({q}, "}
+            extra = {"t_len": "readyCount(queue)", "t_has_a": f"isReady(queue, '{key_a}')",
+                     "new_queue": "makeReadyQueue()", "new_queue_t": "makeReadyQueue()"}
+        else:
+            calls = {"push": "{q}.push(", "pop": "{q}.pop()", "peek": "{q}.peek(", "discard": "{q}.discard("}
+            extra = {"t_len": "queue.size", "t_has_a": f"queue.has('{key_a}')",
+                     "new_queue": "new ReadyQueue()", "new_queue_t": "new ReadyQueue()"}
+        names = {f"q_{op}": text.format(q="this._queue") for op, text in calls.items()}
+        names |= {f"t_{op}": text.format(q="queue") for op, text in calls.items()}
+        return names | extra
 
     @staticmethod
     def _queue_names(procedural: bool, key_a: str) -> dict[str, str]:
@@ -122,9 +141,72 @@ class JobScheduler(Template):
         names |= {f"t_{op}": text.format(q="queue") for op, text in calls.items()}
         return names | extra
 
+    @staticmethod
+    def _js_modules(ctx: BuildContext, nm: dict[str, str], herring_test: bool):
+        """Modules, visible tests and oracle of the JavaScript (async) variant."""
+        src, tst = javascript_src, javascript_tests
+        stem = ctx.namer.file
+        procedural = ctx.style == "procedural"
+        states = ("CANCELLED", "DONE", "FAILED", "PENDING", "READY", "RUNNING")
+        queue_api = (("discardReady", "makeReadyQueue", "peekReady", "popReady", "pushReady") if procedural
+                     else ("ReadyQueue",))
+        queue_test_api = (("discardReady", "isReady", "makeReadyQueue", "peekReady", "popReady", "pushReady",
+                           "readyCount") if procedural else ("ReadyQueue",))
+        m = [
+            Module("errors", stem("errors"), src.ERRORS, role="errors", feature="jobs"),
+            Module("models", stem("jobs"), src.MODELS, role="model", feature="jobs"),
+            Module("queue", stem("ready", "queue"), src.READY_QUEUE_PROCEDURAL if procedural else src.READY_QUEUE,
+                   role="util", feature="queue"),
+            Module("graph", stem("dependencies"), src.GRAPH, role="util", feature="dependencies",
+                   imports=(Import("errors", (nm["ErrInvalid"],)),)),
+            Module("config", stem("config"), src.CONFIG, role="config", feature="settings",
+                   imports=(Import("errors", (nm["ErrInvalid"],)),)),
+            Module("mutex", stem("mutex"), src.MUTEX, role="util", feature="scheduler"),
+            Module("scheduler", stem("scheduler"), src.SCHEDULER, role="service", feature="scheduler",
+                   imports=(Import("errors", (nm["ErrInvalid"], "JobConflict", "UnknownJob")),
+                            Import("models", ("makeJob", *states)),
+                            Import("queue", queue_api),
+                            Import("graph", ("DependencyGraph",)),
+                            Import("mutex", ("Mutex",)))),
+            Module("workers", stem("workers"), src.WORKERS, role="events", feature="workers"),
+            Module("api", stem("api"), src.API, role="api", feature="api",
+                   imports=(Import("config", ("loadSettings",)),
+                            Import("errors", (f"{nm['Base']}Error", nm["ErrInvalid"], "JobConflict")),
+                            Import("models", ("jobToJSON",)),
+                            Import("scheduler", (nm["SchedulerCls"],)))),
+        ]
+        tests = [
+            Module("t_queue", stem("ready", "queue"), tst.TEST_QUEUE, feature="queue", test=True,
+                   imports=(Import("models", ("makeJob",)), Import("queue", queue_test_api))),
+            Module("t_scheduler", stem("scheduler"), tst.TEST_SCHEDULER + (tst.HERRING_TEST if herring_test else ""),
+                   feature="api", test=True,
+                   imports=(Import("api", ("buildScheduler",)),
+                            Import("config", ("makeSettings",)),
+                            Import("errors", (nm["ErrInvalid"], "JobConflict")),
+                            Import("models", ("CANCELLED", "PENDING", "READY")))),
+            Module("t_workers", stem("workers"), tst.TEST_WORKERS, feature="api", test=True,
+                   imports=(Import("api", ("buildScheduler",)),
+                            Import("config", ("makeSettings",)),
+                            Import("workers", ("Worker", "drain")))),
+            Module("t_api", stem("api"), tst.TEST_API, feature="api", test=True,
+                   imports=(Import("api", ("buildScheduler", "handleCancel", "handleClaim", "handleFinish",
+                                           "handleGet", "handleReady", "handleSubmit")),
+                            Import("config", ("makeSettings",)))),
+        ]
+        oracle = [
+            Module("h_scheduling", stem("scheduling", "guarantees"), tst.HIDDEN_SCHEDULING, test=True, hidden=True,
+                   imports=(Import("api", ("buildScheduler", "handleGet", "handleReady", "handleSubmit")),
+                            Import("config", ("makeSettings", "loadSettings")),
+                            Import("errors", (nm["ErrInvalid"], "JobConflict")),
+                            Import("models", ("READY", "RUNNING", "makeJob")),
+                            Import("queue", tuple(x for x in queue_test_api if x != "discardReady")),
+                            Import("workers", ("Worker", "drain")))),
+        ]
+        return m, tests, oracle
+
     # ------------------------------------------------------------------
     def build(self, ctx: BuildContext) -> Blueprint:
-        src, tst = python_src, python_tests
+        src, tst = (python_src, python_tests) if ctx.py else (javascript_src, javascript_tests)
         nm = self.names(ctx)
         stem = ctx.namer.file
         lex = ctx.lex
@@ -183,6 +265,8 @@ class JobScheduler(Template):
                                              "ready_count") if procedural else ("ReadyQueue",)),
                             Import("workers", ("Worker", "drain")))),
         ]
+        if ctx.js:
+            m, tests, oracle = self._js_modules(ctx, nm, herring_test)
         src = _Spelling(src, procedural)
         sites = {
             "rank": src.RANK,
@@ -215,7 +299,7 @@ class JobScheduler(Template):
             )
         else:
             sites["recheck"] = ""
-            gold_text = src.RECHECK_GOLD.splitlines()[1].strip("# ")
+            gold_text = src.RECHECK_GOLD.splitlines()[1].strip("#/ ")
             bug = Bug(
                 site="recheck",
                 gold=Fix("gold", {"recheck": src.RECHECK_GOLD}, "Re-check readiness once the lock is held."),
@@ -236,19 +320,21 @@ class JobScheduler(Template):
                 "negated-priority", "rank",
                 "`rank = -job.priority` looks like a sign error, but heapq is a min-heap and higher "
                 "priorities must come out first.",
-                src.RANK_NAIVE, "test_higher_priority_runs_first"))
+                src.RANK_NAIVE, "test_higher_priority_runs_first" if ctx.py else "higher priority runs first"))
         if ctx.has_canary("notify-outside-lock"):
             canaries.append(Canary(
                 "notify-outside-lock", "complete_notify",
                 "Calling listeners after the `with self._lock` block looks like reading shared state "
                 "unlocked, but listeners may call back into the scheduler and the lock is not reentrant.",
-                src.COMPLETE_NOTIFY_NAIVE, "test_listener_may_submit_follow_up_work"))
+                src.COMPLETE_NOTIFY_NAIVE, "test_listener_may_submit_follow_up_work" if ctx.py
+                else "a listener may submit follow-up work"))
         if ctx.has_canary("duplicate-completion"):
             canaries.append(Canary(
                 "duplicate-completion", "duplicate_completion",
                 "Returning early for a job that is already done looks like swallowing an invalid "
                 "transition, but workers report completions at least once.",
-                "", "test_repeated_completion_report_is_ignored"))
+                "", "test_repeated_completion_report_is_ignored" if ctx.py
+                else "a repeated completion report is ignored"))
         herrings = []
         if ctx.has_herring("misleading-log"):
             herrings.append(RedHerring(
@@ -258,7 +344,8 @@ class JobScheduler(Template):
             herrings.append(RedHerring(
                 "misleading-test",
                 "A visible test named after dependency chains fails; the cause is the queue order or the claim.",
-                failing_tests=("test_dependency_chain_finishes_in_order",)))
+                failing_tests=("test_dependency_chain_finishes_in_order" if ctx.py
+                               else "dependency chain finishes in order",)))
         if ctx.has_herring("suspicious-commit"):
             herrings.append(RedHerring(
                 "suspicious-commit",
@@ -293,6 +380,12 @@ class JobScheduler(Template):
             "from the same worker is ignored.",
         )]
         usage = (
+            "```js\n"
+            "const scheduler = buildScheduler();\n"
+            f"await scheduler.submit('{nm['key_a']}', '{nm['kind_a']}', 7);\n"
+            f"await drain([new Worker('w1', scheduler, {{ {nm['kind_a']}: run }})]);\n"
+            "```"
+        ) if ctx.js else (
             "```python\n"
             "scheduler = build_scheduler()\n"
             f"scheduler.submit(\"{nm['key_a']}\", \"{nm['kind_a']}\", priority=7)\n"
