@@ -182,8 +182,8 @@ describe('workers', () => {
         throw new Error('bad payload');
       },
     }).runOnce();
-    const job = scheduler.job('{{key_a}}');
-    assert.deepEqual([job.state, job.error], ['failed', 'bad payload']);
+    const failed = scheduler.job('{{key_a}}');
+    assert.deepEqual([failed.state, failed.error], ['failed', 'bad payload']);
   });
 
   test('an idle worker returns null', async () => {
