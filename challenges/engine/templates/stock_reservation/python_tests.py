@@ -64,7 +64,7 @@ class RacingRepository({{RepoCls}}):
         return value
 
 
-def race(repository, calls, rendezvous_seconds=5.0):
+def race(repository, calls, rendezvous_seconds=2.0):
     """Run ``calls`` on parallel threads; each outcome is a result or the exception raised."""
     repository.barrier = threading.Barrier(len(calls), timeout=rendezvous_seconds)
     outcomes = [None] * len(calls)
