@@ -11,7 +11,10 @@ windows that share their boundary unit.
 
 Bug-site levels:
 - ``utility``: the ``overlaps`` helper of the window module;
-- ``orchestrator``: the inline test in the ledger's ``conflicts``.
+- ``orchestrator``: the inline test in the ledger's ``conflicts``;
+- ``layer-boundary``: the request handlers, whose clients use the other window
+  convention than the ledger, pass the client's end through unconverted
+  (``return first, last`` instead of ``last + 1`` or ``last - 1``).
 
 The overlap test is written as a conjunction or a negated disjunction; the gold
 fix restores the drawn form and the alternative fixes are the other form and a
@@ -24,7 +27,13 @@ from challenges.engine.context import BuildContext
 from challenges.engine.ir import Blueprint, Bug, Feature, Fix, Import, Module, RedHerring
 from challenges.engine.model import Slot, Template, TemplateSpec, register
 from challenges.engine.naming import human, kebab, pascal, snake
-from challenges.engine.templates.booking_ledger import javascript_src, javascript_tests, python_src, python_tests
+from challenges.engine.templates.booking_ledger import (
+    handlers_src,
+    javascript_src,
+    javascript_tests,
+    python_src,
+    python_tests,
+)
 
 
 def article(noun: str) -> str:
@@ -82,7 +91,7 @@ class BookingLedger(Template):
         architecture="library",
         structures=("flat", "nested", "domain-driven", "layer-driven"),
         styles=("object-oriented", "functional"),
-        bug_levels=("utility", "orchestrator"),
+        bug_levels=("utility", "orchestrator", "layer-boundary"),
         variable_slots=(
             Slot("interval_model", ("half-open", "inclusive"),
                  "whether a window's end unit belongs to it"),
@@ -140,9 +149,10 @@ class BookingLedger(Template):
         }
         names.update(self._windows(ctx, inclusive))
         names.update(self._calls(ctx, names))
+        names.update(self._client(ctx, names, inclusive))
         if ctx.js:
             names["window_exports"] = "validateWindow, windowLength" + (
-                ", overlaps" if ctx.level == "utility" else "")
+                ", overlaps" if ctx.level != "orchestrator" else "")
         names["herring_test"] = ""
         return names
 
@@ -204,6 +214,51 @@ class BookingLedger(Template):
             "after_verdict_js": "takes", "after_assert_js": "taken", "after_free": t,
         })
         return out
+
+    @staticmethod
+    def _client(ctx: BuildContext, nm: dict[str, str], inclusive: bool) -> dict[str, str]:
+        """Names of the request-handler layer: calls on ``ledger`` and windows in client terms.
+
+        Clients use the other convention than the ledger: inclusive ``from``/``to`` for a
+        half-open ledger, an exclusive ``to`` for an inclusive one.
+        """
+        oo = ctx.style == "object-oriented"
+        if ctx.py:
+            reserve_fn = nm["fn_reserve"] if oo else f"{nm['fn_reserve']}_{nm['resource']}"
+            free_fn = "free_windows"
+            reserve = f"ledger.{reserve_fn}(" if oo else f"{reserve_fn}(ledger,"
+            free = f"ledger.{free_fn}(" if oo else f"{free_fn}(ledger, "
+        else:
+            reserve_fn = nm["fn_reserve"] if oo else f"{nm['fn_reserve']}{nm['Resource']}"
+            free_fn = "freeWindows"
+            reserve = f"ledger.{reserve_fn}(" if oo else f"{reserve_fn}(ledger, "
+            free = f"ledger.{free_fn}(" if oo else f"{free_fn}(ledger, "
+
+        def to(a: int, b: int) -> int:
+            """Client ``to`` of the window covering units a .. b - 1."""
+            return b if inclusive else b - 1
+
+        def pos(a: int, b: int) -> str:
+            return f"{a}, {to(a, b)}"
+
+        def obj(a: int, b: int) -> str:
+            return f'{a}, "to": {to(a, b)}' if ctx.py else f"from: {a}, to: {to(a, b)}"
+
+        gaps = [(0, 10), (20, 50)]
+        gap_text = ", ".join((f"[{a}, {to(a, b)}]") for a, b in gaps)
+        units = nm["units_h"]
+        return {
+            "a_reserve": reserve, "a_free": free, "a_reserve_fn": reserve_fn, "a_free_fn": free_fn,
+            "FnReserve": pascal(nm["fn_reserve"]),
+            "cw_10_20": pos(10, 20), "cw_20_30": pos(20, 30), "cw_single": pos(5, 6),
+            "cw_shared": pos(19, 29), "cw_gaps": f"[{gap_text}]",
+            "cd_10_20": obj(10, 20), "cd_15_25": obj(15, 25), "cd_0_50": obj(0, 50),
+            "cjs_10_20": obj(10, 20), "cjs_15_25": obj(15, 25), "cjs_0_50": obj(0, 50),
+            "client_note": ((f"an exclusive ``to``: 10 to 20 covers ten {units}" if ctx.py
+                             else f"an exclusive `to`: 10 to 20 covers ten {units}") if inclusive
+                            else f"both included: 10 to 19 covers ten {units}"),
+            "ledger_note": ("windows inclusive at both ends" if inclusive else "half-open windows"),
+        }
 
     @staticmethod
     def _calls(ctx: BuildContext, nm: dict[str, str]) -> dict[str, str]:
@@ -272,7 +327,8 @@ class BookingLedger(Template):
         nm = self.names(ctx)
         n = ctx.namer
         oo = ctx.style == "object-oriented"
-        utility = ctx.level == "utility"
+        utility = ctx.level != "orchestrator"  # the overlap helper exists unless the test is inline
+        boundary = ctx.level == "layer-boundary"
         inclusive = ctx.slot("interval_model") == "inclusive"
 
         def f(name: str) -> str:
@@ -288,8 +344,9 @@ class BookingLedger(Template):
                 nm["c_cancel"].split("(")[0], f("is_free"), f("free_windows"),
                 nm["c_move"].split("(")[0]))
         herring = ctx.has_herring("misleading-test")
+        ledger_herring = herring and not boundary
         ledger_test = src_test = tst.TEST_LEDGER
-        if herring:
+        if ledger_herring:
             extra = tst.HERRING_TEST_INCLUSIVE if inclusive else tst.HERRING_TEST
             src_test = ledger_test.replace("{{herring_test}}", extra)
         else:
@@ -298,7 +355,7 @@ class BookingLedger(Template):
         if ctx.py and not oo:
             used = {f("new_ledger"), nm["c_reserve"].split("(")[0], nm["c_on"].split("(")[0],
                     nm["c_cancel"].split("(")[0], f("is_free"), f("free_windows")}
-            if herring and inclusive:
+            if ledger_herring and inclusive:
                 used.add(nm["c_move"].split("(")[0])
             visible_ledger_names = tuple(x for x in ledger_names if x in used)
         hidden_ledger_names = ledger_names
@@ -331,6 +388,28 @@ class BookingLedger(Template):
                    imports=(Import("ledger", hidden_ledger_names),
                             Import("errors", (nm["ErrConflict"],)))),
         ]
+        handler_names = ((f"handle_{nm['fn_reserve']}", "handle_free") if ctx.py
+                         else (f"handle{nm['FnReserve']}", "handleFree"))
+        convert_names = ("to_client", "to_ledger") if ctx.py else ("toClient", "toLedger")
+        fn_ledger = (tuple(x for x in ledger_names if x in (nm["a_reserve_fn"], nm["a_free_fn"]))
+                     if not oo else ())
+        modules.append(Module(
+            "handlers", n.file("handlers"), handlers_src.PY_HANDLERS if ctx.py else handlers_src.JS_HANDLERS,
+            role="api", feature="handlers",
+            imports=(Import("errors", (nm["ErrConflict"], nm["ErrInvalid"])),)
+            + ((Import("ledger", fn_ledger),) if fn_ledger else ())))
+        handler_test = (handlers_src.PY_TEST if ctx.py else handlers_src.JS_TEST).replace(
+            "{{handler_herring}}", (handlers_src.PY_HERRING if ctx.py else handlers_src.JS_HERRING)
+            if herring and boundary else "")
+        new_ledger_name = (nm["Ledger"],) if oo else (f("new_ledger"),)
+        visible_handlers = handler_names if (herring and boundary) or ctx.js else handler_names[:1]
+        tests.append(Module("t_handlers", n.file("handlers"), handler_test, feature="handlers", test=True,
+                            imports=(Import("handlers", visible_handlers), Import("ledger", new_ledger_name))))
+        hidden_text = tst.HIDDEN + (handlers_src.PY_HIDDEN if ctx.py else handlers_src.JS_HIDDEN)
+        hidden_ledger = tuple(dict.fromkeys(hidden_ledger_names + new_ledger_name))
+        oracle[0] = Module("h_rules", n.file("schedule", "rules"), hidden_text, test=True, hidden=True,
+                           imports=(Import("ledger", hidden_ledger), Import("errors", (nm["ErrConflict"],)),
+                                    Import("handlers", handler_names + convert_names)))
         sites, bug, gold_text, extra = self._sites(ctx, nm)
         herrings = self._herrings(ctx, nm, extra)
         unit_h, e_h, r_h = nm["unit_h"], nm["entity_h"], nm["resource_h"]
@@ -340,6 +419,8 @@ class BookingLedger(Template):
             Feature("records", f"Add the {e_h} record", f"{e_h.capitalize()} records."),
             Feature("ledger", f"Add the {r_h} ledger with conflict checks",
                     f"{r_h.capitalize()} ledger: hold, reschedule and release windows, list free windows."),
+            Feature("handlers", "Add request handlers with client window conversion",
+                    "Request handlers; clients send windows in their own convention."),
         ]
         settings = {"time_unit": nm["units_h"],
                     "window_model": "inclusive" if inclusive else "half-open"}
@@ -382,7 +463,7 @@ class BookingLedger(Template):
         form = str(ctx.slot("form"))
         inclusive = model == "inclusive"
         lo, hi = "{{lo}}", "{{hi}}"
-        if ctx.level == "utility":
+        if ctx.level != "orchestrator":
             a, b = (f"{lo}A", f"{hi}A") if js else (f"{lo}_a", f"{hi}_a"), \
                 (f"{lo}B", f"{hi}B") if js else (f"{lo}_b", f"{hi}_b")
             site = "overlap"
@@ -465,8 +546,42 @@ class BookingLedger(Template):
             "conflict_test": conflict,
             "overlap": "",
         }
-        sites[site] = faulty
+        # The handler layer converts client windows (the other convention) to ledger windows.
+        step_in, step_out = ("-", "+") if inclusive else ("+", "-")
+        if py:
+            sites["to_ledger"] = f"return first, last {step_in} 1"
+            sites["to_client"] = f"return {lo}, {hi} {step_out} 1"
+            convert_faulty = "return first, last"
+            convert_alts = (f"return first, first + (last - first) {step_in} 1",
+                            f"end = last {step_in} 1\nreturn first, end")
+        else:
+            sites["to_ledger"] = f"return [first, last {step_in} 1];"
+            sites["to_client"] = f"return [{lo}, {hi} {step_out} 1];"
+            convert_faulty = "return [first, last];"
+            convert_alts = (f"return [first, first + (last - first) {step_in} 1];",
+                            f"const end = last {step_in} 1;\nreturn [first, end];")
         extra = {"order_before": order_before, "log": log}
+        if ctx.level == "layer-boundary":
+            sites[site] = gold
+            convert_gold = sites["to_ledger"]
+            sites["to_ledger"] = convert_faulty
+            client = "an exclusive end" if inclusive else "an inclusive last unit"
+            bug = Bug(
+                site="to_ledger",
+                gold=Fix("gold", {"to_ledger": convert_gold},
+                         f"Convert the client's {client} to the ledger's window model."),
+                alternatives=(
+                    Fix("span", {"to_ledger": convert_alts[0]}, "Rebuild the end from the span."),
+                    Fix("named-end", {"to_ledger": convert_alts[1]}, "Compute the ledger end separately."),
+                ),
+                level="layer-boundary",
+                summary=(f"The request handlers pass the client's {client} to the ledger unconverted, so "
+                         "every window arrives one unit off: adjacent client windows collide or windows "
+                         "sharing a unit pass."),
+                location="handler window conversion",
+            )
+            return sites, bug, convert_gold, extra
+        sites[site] = faulty
         what = "touching" if not inclusive else "boundary-sharing"
         bug = Bug(
             site=site,
@@ -488,7 +603,13 @@ class BookingLedger(Template):
                                   "A warning on every clash claims windows were rounded, pointing at unit "
                                   "conversion rather than the overlap comparison.",
                                   snippets={"clash_log": extra["log"]}))
-        if ctx.has_herring("misleading-test"):
+        if ctx.has_herring("misleading-test") and ctx.level == "layer-boundary":
+            name = ("test_every_listed_free_window_can_be_booked" if ctx.py
+                    else "handlers > lets every listed free window be booked")
+            out.append(RedHerring("misleading-test",
+                                  "A visible test about booking listed free windows fails; the cause is "
+                                  "the handlers' window conversion.", failing_tests=(name,)))
+        elif ctx.has_herring("misleading-test"):
             inclusive = ctx.slot("interval_model") == "inclusive"
             if ctx.py:
                 name = (f"test_{nm['fn_move']}_keeps_windows_apart" if inclusive
