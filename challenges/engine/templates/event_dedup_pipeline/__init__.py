@@ -12,7 +12,9 @@ Bug-site levels:
   a fraction of a second apart are processed again;
 - ``utility``: the idempotency key is built from the source and the entity
   reference instead of the event id, so distinct events about one entity are
-  dropped as duplicates.
+  dropped as duplicates;
+- ``orchestrator``: the pipeline ages seen keys by the source's occurrence time
+  instead of the ingest clock, so a redelivered event never leaves the window.
 
 Canaries: ``window-boundary`` (``>=`` in the expiry test matches the documented
 window), ``batch-slice`` (``items[start:start + size]`` is right for an
@@ -78,6 +80,14 @@ SNIPPETS = {
     "retry_naive": ("for attempt in range(max_retries):",
                     "for (let attempt = 0; attempt < maxRetries; attempt += 1) {"),
     "forget": ("self._seen.forget(key)", "this._seen.forget(key);"),
+    "sighting_gold": ("if not self._seen.first_sighting(key, received_at):",
+                      "if (!this._seen.firstSighting(key, receivedAt)) {"),
+    "sighting_faulty": ("if not self._seen.first_sighting(key, envelope.occurred_at):",
+                        "if (!this._seen.firstSighting(key, envelope.occurredAt)) {"),
+    "sighting_alt_clock": ("if not self._seen.first_sighting(key, self._clock.now_ms()):",
+                           "if (!this._seen.firstSighting(key, this._clock.nowMs())) {"),
+    "sighting_alt_envelope": ("if not self._seen.first_sighting(key, envelope.received_at):",
+                              "if (!this._seen.firstSighting(key, envelope.receivedAt)) {"),
     "age_log": ("""if envelope.age_ms() > self._max_age_ms // 2:
     logger.warning(
         "%s from %s arrived %d ms after it occurred; source clock skew?",
@@ -92,8 +102,7 @@ SNIPPETS = {
 
 # Hidden and misleading test names per language: (python method, javascript title).
 TESTS = {
-    "window-boundary": ("test_redelivery_at_the_window_end_is_processed_again",
-                        "processes a redelivery at the window end again"),
+    "window-boundary": ("test_seen_keys_expire_exactly_at_the_window", "expires seen keys exactly at the window"),
     "batch-slice": ("test_every_{event}_of_a_large_batch_is_processed",
                     "processes every {event_h} of a large batch"),
     "retry-count": ("test_consumer_recovering_on_the_last_retry_gets_the_{event}",
@@ -102,6 +111,7 @@ TESTS = {
     "herring-window": ("test_retry_after_timeout_is_not_counted_twice",
                        "does not count a retry after a timeout twice"),
     "herring-key": ("test_batch_split_keeps_every_{event}", "keeps every {event_h} when a batch is split"),
+    "herring-clock": ("test_batching_restarts_after_the_window", "restarts batching after the window"),
 }
 
 
@@ -121,7 +131,7 @@ class EventDedupPipeline(Template):
         architecture="event-pipeline",
         structures=("flat", "nested", "domain-driven", "layer-driven"),
         styles=("object-oriented",),
-        bug_levels=("layer-boundary", "utility"),
+        bug_levels=("layer-boundary", "utility", "orchestrator"),
         variable_slots=(
             Slot("window", (120, 300, 600, 900)),
             Slot("max_age", (3600, 21600, 86400)),
@@ -214,7 +224,8 @@ class EventDedupPipeline(Template):
         ]
         herring = ctx.has_herring("misleading-test")
         pipeline_test = tst.TEST_PIPELINE.replace(
-            "{{herring_test}}", (tst.HERRING_WINDOW if boundary else tst.HERRING_KEY) if herring else "")
+            "{{herring_test}}", {"layer-boundary": tst.HERRING_WINDOW, "utility": tst.HERRING_KEY,
+                                 "orchestrator": tst.HERRING_CLOCK}[ctx.level] if herring else "")
         tests = [
             Module("t_envelope", stem("envelope"), tst.TEST_ENVELOPE, feature="envelopes", test=True,
                    imports=(Import("envelope", (f("parse_envelope"),)), Import("errors", (nm["ErrInvalid"],)))),
@@ -235,11 +246,13 @@ class EventDedupPipeline(Template):
                             Import("clock", ("ManualClock",) if ctx.py else ("ManualClock", "SystemClock")),
                             Import("config", ("Settings",)),
                             Import("envelope", (f("parse_envelope"),)),
-                            Import("errors", (nm["ErrUnavailable"],)), Import("keys", (f("idempotency_key"),)))),
+                            Import("errors", (nm["ErrUnavailable"],)), Import("keys", (f("idempotency_key"),)),
+                            Import("seen", ("SeenSet",)))),
         ]
         sites = {
             "key_parts": snip("key_gold"), "window_arg": snip("window_gold"), "window_check": snip("window_check"),
             "chunk_slice": snip("slice"), "retry_loop": snip("retry"), "forget_key": snip("forget"), "age_log": "",
+            "sighting": snip("sighting_gold"),
         }
         if boundary:
             sites["window_arg"] = snip("window_faulty")
@@ -257,6 +270,23 @@ class EventDedupPipeline(Template):
                 location="pipeline wiring of the seen-set window",
             )
             fact = snip("window_gold")
+        elif ctx.level == "orchestrator":
+            sites["sighting"] = snip("sighting_faulty")
+            bug = Bug(
+                site="sighting",
+                gold=Fix("gold", {"sighting": snip("sighting_gold")},
+                         "Age seen keys by the ingest clock, as the window is defined."),
+                alternatives=(
+                    Fix("clock", {"sighting": snip("sighting_alt_clock")}, "Read the ingest clock directly."),
+                    Fix("envelope", {"sighting": snip("sighting_alt_envelope")},
+                        "Use the arrival time stamped on the envelope."),
+                ),
+                level="orchestrator",
+                summary="The pipeline ages seen keys by the source's occurrence time instead of the ingest "
+                        "clock, so a redelivered event never leaves the window and is dropped forever.",
+                location="pipeline de-duplication check",
+            )
+            fact = snip("sighting_gold")
         else:
             sites["key_parts"] = snip("key_faulty")
             bug = Bug(
@@ -300,7 +330,8 @@ class EventDedupPipeline(Template):
                                        "Late events are logged as source clock skew, pointing at the "
                                        "sources rather than the pipeline.", snippets={"age_log": snip("age_log")}))
         if herring:
-            name = test_name("herring-window" if boundary else "herring-key")
+            name = test_name({"layer-boundary": "herring-window", "utility": "herring-key",
+                              "orchestrator": "herring-clock"}[ctx.level])
             herrings.append(RedHerring("misleading-test",
                                        "A visible test named after retries or batching fails; the cause "
                                        "is de-duplication.", failing_tests=(name,)))

@@ -565,10 +565,12 @@ class {{Pipeline}} {
       return;
     }
     const key = idempotencyKey(envelope);
-    if (!this._seen.firstSighting(key, receivedAt)) {
+    {{[}}
+    {{!sighting}}
       report.duplicates += 1;
       return;
     }
+    {{]}}
     {{!age_log}}
     try {
       deliver(this._consumer, envelope, this._settings.maxRetries);

@@ -228,6 +228,15 @@ HERRING_WINDOW = """
   });
 """
 
+HERRING_CLOCK = """
+  it('restarts batching after the window', () => {
+    pipeline.ingest([message('{{eid_a}}', { {{qty_f}}: 2 })]);
+    clock.advance(301);
+    const report = pipeline.ingest([message('{{eid_a}}', { {{qty_f}}: 2 })]);
+    assert.deepEqual([report.accepted, report.duplicates], [1, 0]);
+  });
+"""
+
 HERRING_KEY = """
   it('keeps every {{event_h}} when a batch is split', () => {
     const batch = [0, 1, 2, 3, 4, 5].map((n) => message(`{{eid_a}}-${n}`, { occurredAt: 1000 + n }));
@@ -282,6 +291,13 @@ describe('redelivery rules', () => {
     clock.advanceMs(299999);
     assert.equal(send(message('{{eid_a}}', { occurredAt: at })).duplicates, 1);
     assert.equal(activity.count('{{ref_a}}'), 1);
+  });
+
+  it('expires seen keys exactly at the window', () => {
+    const seen = new SeenSet({ windowMs: 300000, capacity: 10 });
+    assert.equal(seen.firstSighting('k', 1000), true);
+    assert.equal(seen.firstSighting('k', 300999), false);
+    assert.equal(seen.firstSighting('k', 301000), true);
   });
 
   it('processes a redelivery at the window end again', () => {

@@ -476,10 +476,11 @@ class {{Pipeline}}:
             self.dead_letters.put(raw, exc.message)
             return
         key = idempotency_key(envelope)
-        if not self._seen.first_sighting(key, received_at):
+        {{[}}
+        {{!sighting}}
             report.duplicates += 1
-            logger.debug("duplicate %s from %s", envelope.{{eid}}, envelope.source)
             return
+        {{]}}
         {{!age_log}}
         try:
             deliver(self._consumer, envelope, self._settings.max_retries)

@@ -206,6 +206,14 @@ HERRING_WINDOW = '''
         self.assertEqual(self.activity.total("{{ref_a}}"), 4)
 '''
 
+HERRING_CLOCK = '''
+    def test_batching_restarts_after_the_window(self):
+        self.pipeline.ingest([message("{{eid_a}}", {{qty_f}}=2)])
+        self.clock.advance(301)
+        report = self.pipeline.ingest([message("{{eid_a}}", {{qty_f}}=2)])
+        self.assertEqual((report.accepted, report.duplicates), (1, 0))
+'''
+
 HERRING_KEY = '''
     def test_batch_split_keeps_every_{{event}}(self):
         batch = [message(f"{{eid_a}}-{n}", {{qty_f}}=1, occurred_at=1_000 + n) for n in range(6)]
@@ -256,6 +264,12 @@ class DeduplicationTest(unittest.TestCase):
         self.clock.advance_ms(299_999)
         self.assertEqual(self.send(message("{{eid_a}}", occurred_at=self.at)).duplicates, 1)
         self.assertEqual(self.activity.count("{{ref_a}}"), 1)
+
+    def test_seen_keys_expire_exactly_at_the_window(self):
+        seen = SeenSet(window_ms=300_000, capacity=10)
+        self.assertTrue(seen.first_sighting("k", 1_000))
+        self.assertFalse(seen.first_sighting("k", 300_999))
+        self.assertTrue(seen.first_sighting("k", 301_000))
 
     def test_redelivery_at_the_window_end_is_processed_again(self):
         self.send(message("{{eid_a}}", occurred_at=self.at))
