@@ -7,7 +7,11 @@ Bug-site levels:
 - ``orchestrator``: the loader resolves each field with ``layers.get(name) or
   default``, so an explicit false, zero or empty value falls back to the default.
 
-In JavaScript the same two faults take their idiomatic shapes: ``Boolean(text)``
+The utility level carries either the flag fault or, per the ``utility_fault``
+slot, a duration parser that truncates the amount before scaling it
+(``int(float(amount)) * unit``: '1.5h' reads as one hour).
+
+In JavaScript the same faults take their idiomatic shapes: ``Boolean(text)``
 for the flag and ``layers[name] || field.default`` where ``??`` is meant.
 """
 
@@ -44,6 +48,16 @@ if not number.is_integer():
     raise ValueError(f"not a whole number: {raw!r}")
 return int(number)"""
 INT_PARSE_BEFORE = "return int(text)"
+DURATION = {  # (python, javascript)
+    "gold": ("return round(float(text[:-1]) * DURATION_UNITS[unit])",
+             "return Math.round(amount * DURATION_UNITS[unit]);"),
+    "faulty": ("return int(float(text[:-1])) * DURATION_UNITS[unit]",
+               "return Math.trunc(amount) * DURATION_UNITS[unit];"),
+    "alt_int_round": ("return int(round(float(text[:-1]) * DURATION_UNITS[unit]))",
+                      "return Math.trunc(Math.round(amount * DURATION_UNITS[unit]));"),
+    "alt_factor_first": ("return round(DURATION_UNITS[unit] * float(text[:-1]))",
+                         "return Math.round(DURATION_UNITS[unit] * amount);"),
+}
 LAYER_LOG = """logger.info(
     "resolved %d settings; %s values may still be shadowed by %s",
     len(layers), "environment", ini_path or "the INI defaults",
@@ -94,6 +108,7 @@ class ConfigCoercion(Template):
         variable_slots=(
             Slot("max_qty", (25, 50, 100, 500)),
             Slot("timeout", ("10m", "15m", "30m", "2h")),
+            Slot("utility_fault", ("flag", "duration"), "which parser carries the utility-level fault"),
         ),
         canaries=(),
         red_herrings=("misleading-log", "misleading-test", "suspicious-commit"),
@@ -130,8 +145,14 @@ class ConfigCoercion(Template):
             "QtyF": pascal(qty), "retry_js": ctx.namer.fn(lex.verb("retry")),
             "Owners": pascal(lex.noun("owner", True)), "Validate": pascal(lex.verb("validate")),
             "Cats": pascal(cat), "cats_list_js": "[" + ", ".join(f"'{c}'" for c in cats) + "]",
+            "h_sample": "2h" if self._duration_fault(ctx) else "1.5h",
+            "h_seconds": "7200" if self._duration_fault(ctx) else "5400",
             "herring_test": "",
         }
+
+    @staticmethod
+    def _duration_fault(ctx: BuildContext) -> bool:
+        return ctx.level == "utility" and ctx.slot("utility_fault") == "duration"
 
     def build(self, ctx: BuildContext) -> Blueprint:
         src = python_src if ctx.py else javascript_src
@@ -146,10 +167,15 @@ class ConfigCoercion(Template):
                     "int_parse_before": INT_PARSE_BEFORE, "layer_log": LAYER_LOG}
         else:
             snip = JS
+        # The explicit mutation region marks the flag parser; without it the region is the
+        # gold snippet's line (the duration variant).
+        coerce_text = src.COERCE
+        if self._duration_fault(ctx):
+            coerce_text = coerce_text.replace("{{[}}\n", "").replace("{{]}}\n", "")
         if ctx.py:
             modules = [
                 Module("errors", stem("errors"), src.ERRORS, role="errors", feature="coercion"),
-                Module("coerce", stem("coerce"), src.COERCE, role="util", feature="coercion"),
+                Module("coerce", stem("coerce"), coerce_text, role="util", feature="coercion"),
                 Module("schema", stem("schema"), src.SCHEMA, role="model", feature="schema"),
                 Module("loader", stem("loader"), src.LOADER, role="config", feature="loader",
                        imports=(Import("coerce", ("PARSERS",)), Import("errors", (nm["ErrInvalid"],)),
@@ -160,7 +186,7 @@ class ConfigCoercion(Template):
         else:
             modules = [
                 Module("errors", stem("errors"), src.ERRORS, role="errors", feature="coercion"),
-                Module("coerce", stem("coerce"), src.COERCE, role="util", feature="coercion"),
+                Module("coerce", stem("coerce"), coerce_text, role="util", feature="coercion"),
                 Module("schema", stem("schema"), src.SCHEMA, role="model", feature="schema"),
                 Module("ini", stem("ini"), src.INI, role="util", feature="loader"),
                 Module("loader", stem("loader"), src.LOADER, role="config", feature="loader",
@@ -174,17 +200,38 @@ class ConfigCoercion(Template):
             Module("t_coerce", stem("coerce"), tst.TEST_COERCE, feature="coercion", test=True,
                    imports=(Import("coerce", coerce_names),)),
             Module("t_loader", stem("loader"), tst.TEST_LOADER.replace(
-                "{{herring_test}}", tst.HERRING_TEST if herring else ""), feature="loader", test=True,
+                "{{herring_test}}", (tst.HERRING_TEST_DURATION if self._duration_fault(ctx) else tst.HERRING_TEST)
+                if herring else ""), feature="loader", test=True,
                    imports=(Import("errors", (nm["ErrInvalid"],)), Import("loader", (loader_fn,)))),
         ]
         oracle = [
             Module("h_values", stem("setting", "values"), tst.HIDDEN, test=True, hidden=True,
-                   imports=(Import("coerce", (ctx.namer.fn("parse_flag"),)), Import("errors", (nm["ErrInvalid"],)),
+                   imports=(Import("coerce", (ctx.namer.fn("parse_duration"), ctx.namer.fn("parse_flag"))),
+                            Import("errors", (nm["ErrInvalid"],)),
                             Import("loader", (loader_fn,)))),
         ]
+        lang = 0 if ctx.py else 1
         sites = {"flag_result": snip["flag_gold"], "resolve": snip["resolve_gold"], "int_parse": snip["int_parse"],
-                 "layer_log": ""}
-        if ctx.level == "utility":
+                 "layer_log": "", "duration_scale": DURATION["gold"][lang]}
+        if self._duration_fault(ctx):
+            sites["duration_scale"] = DURATION["faulty"][lang]
+            bug = Bug(
+                site="duration_scale",
+                gold=Fix("gold", {"duration_scale": DURATION["gold"][lang]},
+                         "Scale the fractional amount before rounding to whole seconds."),
+                alternatives=(
+                    Fix("int-round", {"duration_scale": DURATION["alt_int_round"][lang]},
+                        "Round, then make the result an integer explicitly."),
+                    Fix("factor-first", {"duration_scale": DURATION["alt_factor_first"][lang]},
+                        "Multiply the unit by the amount, then round."),
+                ),
+                level="utility",
+                summary="The duration parser truncates the amount to a whole number before scaling it, "
+                        "so '1.5h' reads as one hour and '0.5m' as nothing.",
+                location="duration parser",
+            )
+            fact = DURATION["gold"][lang]
+        elif ctx.level == "utility":
             sites["flag_result"] = snip["flag_faulty"]
             bug = Bug(
                 site="flag_result",

@@ -83,7 +83,7 @@ function parseDuration(raw) {
   if (text.length < 2 || Number.isNaN(amount)) {
     throw new RangeError(`not a duration: ${JSON.stringify(raw)}`);
   }
-  return Math.round(amount * DURATION_UNITS[unit]);
+  {{!duration_scale}}
 }
 
 /** Comma-separated words, lower-cased, blanks dropped; an empty text is an empty list. */

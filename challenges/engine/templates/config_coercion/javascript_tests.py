@@ -36,7 +36,7 @@ describe('numbers', () => {
   });
 
   it('reads durations', () => {
-    assert.deepEqual(['90', '90s', '15m', '1.5h', '2d'].map(parseDuration), [90, 90, 900, 5400, 172800]);
+    assert.deepEqual(['90', '90s', '15m', '{{h_sample}}', '2d'].map(parseDuration), [90, 90, 900, {{h_seconds}}, 172800]);
   });
 
   it('refuses an unknown duration unit', () => {
@@ -123,6 +123,13 @@ HERRING_TEST = """
   });
 """
 
+HERRING_TEST_DURATION = """
+  it('reads the INI section layout', () => {
+    const settings = loadSettings({ iniPath: ini('[{{project}}]\\nhold_timeout = 1.5h\\nstrict_{{validate}} = on\\n'), env: {} });
+    assert.deepEqual([settings.holdTimeout, settings.strict{{Validate}}], [5400, true]);
+  });
+"""
+
 HIDDEN = """'use strict';
 
 const fs = require('node:fs');
@@ -183,6 +190,11 @@ describe('setting values', () => {
   it('keeps an empty {{cat_h}} list', () => {
     const settings = loadSettings({ iniPath: ini('[{{project}}]\\naccepted_{{cats}} =\\n'), env: {} });
     assert.deepEqual(settings.accepted{{Cats}}, []);
+  });
+
+  it('reads fractional durations', () => {
+    assert.deepEqual(['1.5h', '0.5m', '2.25h', '1.5d', '0.1h'].map(parseDuration), [5400, 30, 8100, 129600, 360]);
+    assert.equal(loadSettings({ env: { {{ENV}}_HOLD_TIMEOUT: '1.5h' } }).holdTimeout, 5400);
   });
 
   it('reads true flags and numbers', () => {

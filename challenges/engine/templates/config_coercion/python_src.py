@@ -63,7 +63,7 @@ def parse_duration(raw):
         return parse_int(text)
     if unit not in DURATION_UNITS:
         raise ValueError(f"unknown duration unit {unit!r}")
-    return round(float(text[:-1]) * DURATION_UNITS[unit])
+    {{!duration_scale}}
 
 
 def parse_list(raw):

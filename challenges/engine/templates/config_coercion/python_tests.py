@@ -30,8 +30,8 @@ class ParseNumberTest(unittest.TestCase):
             parse_int("2.5")
 
     def test_durations(self):
-        self.assertEqual([parse_duration(t) for t in ("90", "90s", "15m", "1.5h", "2d")],
-                         [90, 90, 900, 5400, 172800])
+        self.assertEqual([parse_duration(t) for t in ("90", "90s", "15m", "{{h_sample}}", "2d")],
+                         [90, 90, 900, {{h_seconds}}, 172800])
 
     def test_unknown_duration_unit(self):
         with self.assertRaises(ValueError):
@@ -105,6 +105,13 @@ HERRING_TEST = '''
         self.assertEqual((settings.notify_{{owners}}, settings.strict_{{validate}}), (False, True))
 '''
 
+HERRING_TEST_DURATION = '''
+    def test_ini_section_layout(self):
+        path = self.ini("[{{project}}]\\nhold_timeout = 1.5h\\nstrict_{{validate}} = on\\n")
+        settings = load_settings(path, environ={})
+        self.assertEqual((settings.hold_timeout, settings.strict_{{validate}}), (5400, True))
+'''
+
 HIDDEN = '''import tempfile
 import unittest
 from pathlib import Path
@@ -151,6 +158,12 @@ class SettingValuesTest(unittest.TestCase):
     def test_empty_{{cat_h_snake}}_list_is_kept(self):
         settings = load_settings(self.ini("[{{project}}]\\naccepted_{{cats}} =\\n"), environ={})
         self.assertEqual(settings.accepted_{{cats}}, [])
+
+    def test_fractional_durations(self):
+        self.assertEqual([parse_duration(t) for t in ("1.5h", "0.5m", "2.25h", "1.5d", "0.1h")],
+                         [5400, 30, 8100, 129600, 360])
+        settings = load_settings(environ={"{{ENV}}_HOLD_TIMEOUT": "1.5h"})
+        self.assertEqual(settings.hold_timeout, 5400)
 
     def test_true_flag_and_numbers(self):
         settings = load_settings(self.ini("[{{project}}]\\nstrict_{{validate}} = yes\\n{{retry}}_attempts = 7\\n"),
