@@ -53,9 +53,25 @@ def _agents(run: SimulationRun, count: int) -> list[tuple[SimulatedAgent, str]]:
     return created
 
 
+def _busy(response) -> bool:
+    return response.status == 429 and (response.body or {}).get("extra", {}).get("quota") == "concurrent_evaluations"
+
+
+def _drain(client: AgentClient, handles: list[str], *, timeout: float) -> bool:
+    """Wait until none of ``handles`` is still being evaluated; False on timeout."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        states = [(client.submission(h).body or {}).get("state") for h in handles[-10:]]
+        if all(state == "done" for state in states):
+            return True
+        time.sleep(0.5)
+    return False
+
+
 def _play(base_url: str, key: str, simulated: SimulatedAgent, member: int, challenges, patch_sets, time_scale: float,
-          rng: random.Random, log: list, lock: threading.Lock) -> None:
+          rng: random.Random, log: list, lock: threading.Lock, backoff_seconds: float) -> None:
     client = AgentClient(base_url, key)
+    accepted: list[str] = []
     try:
         for challenge in challenges:
             tier = challenge["tier"]
@@ -73,7 +89,13 @@ def _play(base_url: str, key: str, simulated: SimulatedAgent, member: int, chall
                     patch = policies.vary(patch, member)
                 meta = policies.metadata(simulated.kind, tier=tier, rng=rng)
                 extra = {k: v for k, v in (("tokens", meta.tokens), ("cost_usd", meta.cost_usd)) if v is not None}
-                response = client.submit(attempt, patch, key=f"{attempt['id']}-{number}", **extra)
+                key = f"{attempt['id']}-{number}"
+                response = client.submit(attempt, patch, key=key, **extra)
+                if _busy(response) and _drain(client, accepted, timeout=backoff_seconds):
+                    # Like a real agent: wait for its own evaluations to finish, then retry once.
+                    response = client.submit(attempt, patch, key=key, **extra)
+                if response.status in (200, 202):
+                    accepted.append(response.body["id"])
                 with lock:
                     log.append({"kind": simulated.kind, "status": response.status,
                                 "id": (response.body or {}).get("id"), "patch": step.patch})
@@ -83,12 +105,14 @@ def _play(base_url: str, key: str, simulated: SimulatedAgent, member: int, chall
 
 def simulation_run(
     *, agents: int, bout: Bout | None = None, base_url: str | None = None, time_scale: float = 0.02,
-    wait_seconds: float = 0, seed: int | None = None,
+    wait_seconds: float = 0, seed: int | None = None, backoff_seconds: float = 0,
 ) -> SimulationRun:
     """Create ``agents`` simulated agents and let them compete in ``bout`` (or a new bout).
 
     With no ``base_url`` an in-process loopback server is started. With ``wait_seconds``
-    the run waits that long for verdicts (a q2 worker must be running).
+    the run waits that long for verdicts (a q2 worker must be running). With
+    ``backoff_seconds``, an agent refused for too many evaluations in flight waits up to
+    that long for its own to finish and retries once (useful only with a worker running).
     """
     if bout is None:
         bout = bout_create_from_pool(count=3, name="Simulated bout", duration=timedelta(hours=6), by=None)
@@ -107,7 +131,7 @@ def simulation_run(
         members = iter(range(1, 1000))
         futures = [
             pool.submit(_play, url, key, simulated, next(members) if simulated.kind == "copy_ring" else 0,
-                        challenges, patch_sets, time_scale, random.Random(rng.random()), log, lock)
+                        challenges, patch_sets, time_scale, random.Random(rng.random()), log, lock, backoff_seconds)
             for simulated, key in population
         ]
         for future in futures:

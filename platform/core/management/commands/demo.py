@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from django.conf import settings
@@ -58,4 +60,32 @@ class Command(BaseCommand):
             subprocess.run([*manage, *step], env=env, check=True)
         if no_serve:
             return
-        os.execve(sys.executable, [*manage, "serve", "--addr", addr], env)
+        server = subprocess.Popen([*manage, "serve", "--addr", addr], env=env)
+        try:
+            if _wait_for_port(addr, timeout=60) and not _has_simulated_bout():
+                # With the worker up, the simulated agents' submissions are evaluated as they arrive.
+                self.stdout.write("$ manage.py simulate_bout --agents 6 (against the running server)")
+                self.stdout.flush()
+                subprocess.run([*manage, "simulate_bout", "--agents", "6", "--time-scale", "0.01", "--backoff", "60",
+                                "--base-url", f"http://{addr}"], env=env, check=False)
+            server.wait()
+        except KeyboardInterrupt:
+            server.wait()
+
+
+def _wait_for_port(addr: str, *, timeout: float) -> bool:
+    host, _, port = addr.rpartition(":")
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection((host.strip("[]"), int(port)), timeout=1).close()
+            return True
+        except OSError:
+            time.sleep(0.5)
+    return False
+
+
+def _has_simulated_bout() -> bool:
+    from simulation.models import SimulationRun
+
+    return SimulationRun.objects.filter(bout__state="active").exists()

@@ -16,10 +16,12 @@ class Command(BaseCommand):
         parser.add_argument("--base-url", help="a running server (default: an in-process loopback server)")
         parser.add_argument("--time-scale", type=float, default=0.02, help="scales the agents' thinking time")
         parser.add_argument("--wait", type=float, default=0, help="seconds to wait for verdicts (needs a worker)")
+        parser.add_argument("--backoff", type=float, default=0,
+                            help="seconds an agent waits for its evaluations when refused for too many in flight")
         parser.add_argument("--seed", type=int)
         parser.add_argument("--json", action="store_true")
 
-    def handle(self, *args, agents, bout, base_url, time_scale, wait, seed, json: bool, **options):
+    def handle(self, *args, agents, bout, base_url, time_scale, wait, backoff, seed, json: bool, **options):
         if agents < 1:
             raise CommandError("--agents must be at least 1")
         target = None
@@ -29,7 +31,7 @@ class Command(BaseCommand):
                 raise CommandError(f"no bout {bout!r}")
         try:
             run = simulation_run(agents=agents, bout=target, base_url=base_url, time_scale=time_scale,
-                                 wait_seconds=wait, seed=seed)
+                                 wait_seconds=wait, seed=seed, backoff_seconds=backoff)
         except ApplicationError as exc:
             raise CommandError(exc.message) from exc
         result = {
