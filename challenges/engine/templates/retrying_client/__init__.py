@@ -8,7 +8,10 @@ Bug-site levels:
 - ``layer-boundary``: the client's retry predicate tests
   ``idempotency_key is None`` instead of ``is not None``, so timed-out creates
   without a key are sent again (the registry may already have applied them) and
-  keyed ones, which are safe to repeat, are not.
+  keyed ones, which are safe to repeat, are not;
+- ``orchestrator``: the batch importer keys rows by their owner instead of their
+  position, so rows of one owner share an idempotency key and all but the first
+  are "created" by a replayed answer without ever being stored.
 
 Canaries: ``one-based-backoff`` (``multiplier ** (retry_number - 1)`` is right
 because retries count from 1), ``missing-is-none`` (the fetch documents
@@ -53,7 +56,7 @@ class RetryingClient(Template):
         title="Registry client with retries and backoff, and a batch importer",
         family="resource-error-handling",
         bug_class="retry policy error handling",
-        bug_type="retry loop repeats the wrong failures or the wrong number of times",
+        bug_type="retries repeat the wrong failures, the wrong number of times, or under a shared key",
         solution_approach="fix-retry-decision",
         tier=3,
         languages=("python", "javascript"),
@@ -61,7 +64,7 @@ class RetryingClient(Template):
         architecture="client-sdk",
         structures=("flat", "nested", "domain-driven", "layer-driven"),
         styles=("object-oriented", "functional"),
-        bug_levels=("utility", "layer-boundary"),
+        bug_levels=("utility", "layer-boundary", "orchestrator"),
         variable_slots=(
             Slot("max_attempts", (3, 4, 5, 6)),
             Slot("base_delay", (0.1, 0.2, 0.25, 0.5)),
@@ -278,7 +281,25 @@ class RetryingClient(Template):
             "missing_none": src.MISSING_NONE,
             "conflict_skip": src.CONFLICT_SKIP,
             "retry_log": src.RETRY_LOG,
+            "row_key": src.ROW_KEY_GOLD,
         }
+        if ctx.level == "orchestrator":
+            sites["row_key"] = src.ROW_KEY_FAULTY
+            bug = Bug(
+                site="row_key",
+                gold=Fix("gold", {"row_key": src.ROW_KEY_GOLD}, "Key each row by its position in the batch."),
+                alternatives=(
+                    Fix("padded-position", {"row_key": src.ROW_KEY_ALT_PADDED},
+                        "Use a zero-padded row position in the key."),
+                    Fix("joined-parts", {"row_key": src.ROW_KEY_ALT_JOIN}, "Join batch and row position."),
+                ),
+                level="orchestrator",
+                summary="The importer derives each row's idempotency key from the row's owner, so rows of "
+                        "the same owner share a key and the registry replays the first row's answer for the "
+                        "others: they are reported created but never stored.",
+                location="batch importer row keys",
+            )
+            return sites, bug, src.ROW_KEY_GOLD
         if ctx.level == "utility":
             sites["give_up"] = src.GIVE_UP_FAULTY
             bug = Bug(

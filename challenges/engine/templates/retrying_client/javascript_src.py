@@ -595,33 +595,41 @@ class {{ImporterCls}} {
     this._logger = logger;
   }
 
-  rowKey(rowNumber) {
-    return `${this._batch}:${rowNumber}`;
+  {{[}}
+  /** The idempotency key of `row`: one per batch and row position. */
+  rowKey(rowNumber, row) {
+    {{!row_key}}
   }
 
   async run(rows) {
     const report = new ImportReport();
     for (const [rowNumber, row] of rows.entries()) {
-      try {
-        const record = await this._client.{{fn_create}}(
-          row.{{owner}},
-          row.{{label_f}},
-          Number.parseInt(row.{{qty_f}}, 10),
-          this.rowKey(rowNumber),
-        );
-        report.created.push(record.{{id_f}});
-      } catch (err) {
-        if (err instanceof {{ErrConflict}}) {
-          {{!conflict_skip}}
-        } else if (err instanceof {{ErrInvalid}} || err instanceof RetriesExhausted || err instanceof TransientError) {
-          this._logger?.warn(`row ${rowNumber} of ${this._batch} failed: ${err.message}`);
-          report.failed.push([rowNumber, err.code]);
-        } else {
-          throw err;
-        }
-      }
+      await this._importRow(row, rowNumber, report);
     }
     return report;
+  }
+  {{]}}
+
+  /** Send one row under its key and record the outcome in `report`. */
+  async _importRow(row, rowNumber, report) {
+    try {
+      const record = await this._client.{{fn_create}}(
+        row.{{owner}},
+        row.{{label_f}},
+        Number.parseInt(row.{{qty_f}}, 10),
+        this.rowKey(rowNumber, row),
+      );
+      report.created.push(record.{{id_f}});
+    } catch (err) {
+      if (err instanceof {{ErrConflict}}) {
+        {{!conflict_skip}}
+      } else if (err instanceof {{ErrInvalid}} || err instanceof RetriesExhausted || err instanceof TransientError) {
+        this._logger?.warn(`row ${rowNumber} of ${this._batch} failed: ${err.message}`);
+        report.failed.push([rowNumber, err.code]);
+      } else {
+        throw err;
+      }
+    }
   }
 
   /** Move every listed {{entity_h}} to `status`; unknown ones are reported, not fatal. */
@@ -709,3 +717,8 @@ RETRY_LOG_HERRING_F = (
     "logger?.warn(`${request.method} ${request.path}: connection pool exhausted (${err.code}), "
     "recycling; retrying in ${delay.toFixed(2)}s`);"
 )
+
+ROW_KEY_GOLD = "return `${this._batch}:${rowNumber}`;"
+ROW_KEY_FAULTY = "return `${this._batch}:${row.{{owner}}}`;"
+ROW_KEY_ALT_PADDED = "return `${this._batch}/${String(rowNumber).padStart(6, '0')}`;"
+ROW_KEY_ALT_JOIN = "return [this._batch, String(rowNumber)].join(':');"

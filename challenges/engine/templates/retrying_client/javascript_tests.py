@@ -161,11 +161,6 @@ describe('{{ImporterCls}}', () => {
     assert.deepEqual(report.failed, [[0, 'invalid']]);
     assert.equal(report.created.length, 1);
   });
-
-  test('row keys name the batch and the row', () => {
-    const { client } = makeClient(new InMemoryTransport());
-    assert.equal(new {{ImporterCls}}(client, '{{batch}}').rowKey(7), '{{batch}}:7');
-  });
 });
 """
 
@@ -179,6 +174,9 @@ describe('import report order', () => {
     const report = await new {{ImporterCls}}(client, '{{batch}}').run(ROWS);
     assert.deepEqual(report.failed, [[0, 'retries_exhausted']]);
     assert.deepEqual(report.created, ['{{id_prefix}}-00001']);
+    const sameOwner = [{ ...ROWS[0], {{label_f}}: '{{label_b}}' }, { ...ROWS[0], {{label_f}}: '{{label_c}}' }];
+    const later = await new {{ImporterCls}}(client, '{{batch}}-b').run(sameOwner);
+    assert.equal(new Set(later.created).size, 2);
   });
 });
 """
@@ -350,6 +348,14 @@ describe('batch import', () => {
     );
     assert.deepEqual(moved, created);
     assert.deepEqual(missing, ['{{id_prefix}}-09999']);
+  });
+
+  test('row keys are stable and distinct per row', () => {
+    const { client } = setup();
+    const importer = new {{ImporterCls}}(client, '{{batch}}');
+    assert.equal(importer.rowKey(1, ROWS[1]), importer.rowKey(1, { ...ROWS[1] }));
+    assert.notEqual(importer.rowKey(1, ROWS[1]), importer.rowKey(2, ROWS[2]));
+    assert.notEqual(importer.rowKey(1, ROWS[1]), new {{ImporterCls}}(client, '{{batch}}-b').rowKey(1, ROWS[1]));
   });
 
   test('the policy file is read and checked', () => {

@@ -530,21 +530,24 @@ class {{ImporterCls}}:
         self._client = client
         self._batch = batch
 
-    def row_key(self, row_number):
-        return f"{self._batch}:{row_number}"
+    {{[}}
+    def row_key(self, row_number, row):
+        """The idempotency key of ``row``: one per batch and row position."""
+        {{!row_key}}
 
     def run(self, rows):
         report = ImportReport()
         for row_number, row in enumerate(rows):
             self._import(row, row_number, report)
         return report
+    {{]}}
 
     def _import(self, row, row_number, report):
         """Send one row under its key and record the outcome in ``report``."""
         try:
             record = self._client.{{fn_create}}(
                 row["{{owner}}"], row["{{label_f}}"], int(row["{{qty_f}}"]),
-                idempotency_key=self.row_key(row_number),
+                idempotency_key=self.row_key(row_number, row),
             )
         except {{ErrConflict}} as exc:
             {{!conflict_skip}}
@@ -640,3 +643,8 @@ GIVE_UP_GOLD_F = "if attempt >= policy.max_attempts:"
 GIVE_UP_FAULTY_F = "if attempt > policy.max_attempts:"
 GIVE_UP_ALT_EQUAL_F = "if attempt == policy.max_attempts:"
 GIVE_UP_ALT_LEFT_F = "if policy.max_attempts - attempt < 1:"
+
+ROW_KEY_GOLD = 'return f"{self._batch}:{row_number}"'
+ROW_KEY_FAULTY = 'return f"{self._batch}:{row[\'{{owner}}\']}"'
+ROW_KEY_ALT_PADDED = 'return f"{self._batch}/{row_number:06d}"'
+ROW_KEY_ALT_JOIN = 'return ":".join((self._batch, str(row_number)))'

@@ -190,8 +190,6 @@ class {{ImporterCls}}Test(unittest.TestCase):
         self.assertEqual([record.{{label_f}} for record in listed], ["{{label_b}}"])
         self.assertEqual(self.client.stats["calls"], 3)
 
-    def test_row_keys_name_batch_and_row(self):
-        self.assertEqual({{ImporterCls}}(self.client, "{{batch}}").row_key(7), "{{batch}}:7")
 '''
 
 HERRING_TEST = '''
@@ -205,6 +203,9 @@ class ImportReportOrderTest(unittest.TestCase):
         report = {{ImporterCls}}(client, "{{batch}}").run(ROWS)
         self.assertEqual(report.failed, [(0, "retries_exhausted")])
         self.assertEqual(report.created, ["{{id_prefix}}-00001"])
+        same_{{owner}} = [dict(ROWS[0], {{label_f}}="{{label_b}}"), dict(ROWS[0], {{label_f}}="{{label_c}}")]
+        later = {{ImporterCls}}(client, "{{batch}}-b").run(same_{{owner}})
+        self.assertEqual(len(set(later.created)), 2)
 '''
 
 HIDDEN_RETRIES = '''import json
@@ -351,6 +352,13 @@ class BatchImportTest(unittest.TestCase):
             created + ["{{id_prefix}}-09999"], "{{status1}}")
         self.assertEqual(moved, created)
         self.assertEqual(missing, ["{{id_prefix}}-09999"])
+
+    def test_row_keys_are_stable_and_distinct_per_row(self):
+        importer = {{ImporterCls}}(self.client, "{{batch}}")
+        first, second = self.ROWS[1], self.ROWS[2]
+        self.assertEqual(importer.row_key(1, first), importer.row_key(1, dict(first)))
+        self.assertNotEqual(importer.row_key(1, first), importer.row_key(2, second))
+        self.assertNotEqual(importer.row_key(1, first), {{ImporterCls}}(self.client, "{{batch}}-b").row_key(1, first))
 
     def test_policy_file_is_read_and_checked(self):
         with tempfile.TemporaryDirectory() as tmp:
