@@ -29,7 +29,7 @@ def _quantile(values: list[float], q: float) -> float:
 
 def main(argv: list[str] | None = None) -> dict[str, object]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--instances", type=int, default=16, help="released instances to produce")
+    parser.add_argument("--instances", type=int, default=24, help="released instances to produce")
     parser.add_argument("--generate-only", type=int, default=40, help="generate-only samples")
     parser.add_argument("--attempts", type=int, default=5, help="draws per released instance")
     parser.add_argument("--unsafe", action="store_true", help="run gates without bubblewrap (development only)")
