@@ -14,6 +14,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def bench_environment(name: str) -> dict[str, str]:
     """Environment for a benchmark run: fresh var dir, throwaway keys, SQLite unless DATABASE_URL."""
     var = Path(tempfile.mkdtemp(prefix=f"gauntlet-bench-{name}-"))
+    (var / "static").mkdir()
     from cryptography.fernet import Fernet
 
     env = {

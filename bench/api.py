@@ -71,6 +71,20 @@ def _prepare(clients: int):
     return agents, instance_factory.GOLD_PATCH
 
 
+def _send(conn: http.client.HTTPConnection, method: str, path: str, **kwargs) -> tuple[int, bytes]:
+    """One request; a connection the server closed while idle is reopened once, as clients do."""
+    for attempt in (1, 2):
+        try:
+            conn.request(method, path, **kwargs)
+            response = conn.getresponse()
+            return response.status, response.read()
+        except (BrokenPipeError, ConnectionResetError, http.client.RemoteDisconnected):
+            conn.close()
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
 def _client(port: int, key: str, attempt: str, patch: str, requests: int, index: int, out: dict, lock):
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     headers = {"Authorization": f"Bearer {key}"}
@@ -85,23 +99,20 @@ def _client(port: int, key: str, attempt: str, patch: str, requests: int, index:
         if n % 4 == 3:
             body = json.dumps({"patch": patch}).encode()
             start = time.perf_counter()
-            conn.request("POST", f"/api/v1/attempts/{attempt}/submissions", body=body,
-                         headers={**headers, "Content-Type": "application/json", "Idempotency-Key": f"{index}-{n}"})
-            response = conn.getresponse()
-            payload = response.read()
+            status, payload = _send(conn, "POST", f"/api/v1/attempts/{attempt}/submissions", body=body,
+                                    headers={**headers, "Content-Type": "application/json",
+                                             "Idempotency-Key": f"{index}-{n}"})
             submits.append((time.perf_counter() - start) * 1000)
-            if response.status != 202:
-                raise RuntimeError(f"submit answered {response.status}: {payload[:200]!r}")
+            if status != 202:
+                raise RuntimeError(f"submit answered {status}: {payload[:200]!r}")
             submission = json.loads(payload)["id"]
         else:
             path = f"/api/v1/submissions/{submission}" if submission and n % 2 else "/api/v1/bouts"
             start = time.perf_counter()
-            conn.request("GET", path, headers=headers)
-            response = conn.getresponse()
-            response.read()
+            status, _ = _send(conn, "GET", path, headers=headers)
             reads.append((time.perf_counter() - start) * 1000)
-            if response.status != 200:
-                raise RuntimeError(f"GET {path} answered {response.status}")
+            if status != 200:
+                raise RuntimeError(f"GET {path} answered {status}")
     conn.close()
     with lock:
         out["reads"].extend(reads)
@@ -119,7 +130,8 @@ def main() -> None:
     port = _free_port()
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "gauntlet.wsgi:application", "--bind", f"127.0.0.1:{port}",
-         "--workers", str(WORKERS), "--threads", "8", "--chdir", str(ROOT / "platform"), "--log-level", "warning"],
+         "--workers", str(WORKERS), "--threads", "8", "--keep-alive", "75", "--chdir", str(ROOT / "platform"),
+         "--log-level", "warning"],
         env={**os.environ, **env}, cwd=ROOT,
     )
     try:

@@ -23,7 +23,7 @@ class Command(BaseCommand):
         manage = [sys.executable, str(settings.BASE_DIR / "manage.py")]
         web = [
             sys.executable, "-m", "gunicorn", "gauntlet.wsgi:application", "--bind", addr,
-            "--workers", str(options["workers"]), "--threads", "4", "--timeout", "120",
+            "--workers", str(options["workers"]), "--threads", "4", "--timeout", "120", "--keep-alive", "75",
             "--chdir", str(settings.BASE_DIR / "platform"), "--access-logfile", "-",
         ]
         children = {
