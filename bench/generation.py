@@ -29,7 +29,8 @@ def _quantile(values: list[float], q: float) -> float:
 
 def main(argv: list[str] | None = None) -> dict[str, object]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--instances", type=int, default=24, help="released instances to produce")
+    parser.add_argument("--instances", type=int, default=None,
+                        help="released instances to produce (default: 24, or one per template and language)")
     parser.add_argument("--generate-only", type=int, default=40, help="generate-only samples")
     parser.add_argument("--attempts", type=int, default=5, help="draws per released instance")
     parser.add_argument("--unsafe", action="store_true", help="run gates without bubblewrap (development only)")
@@ -38,6 +39,8 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     combos = [(slug, lang) for slug, cls in registry().items() for lang in cls.spec.languages]
     if not combos:
         raise SystemExit("no templates registered")
+    if args.instances is None:
+        args.instances = max(24, len(combos))
 
     gen_times: list[float] = []
     for i in range(args.generate_only):
