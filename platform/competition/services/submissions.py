@@ -12,10 +12,12 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from challenges.naming import new_name
 from competition.errors import (
     BoutNotAccepting,
     Conflict,
     IdempotencyMismatch,
+    NotFound,
     PatchInvalid,
     QuotaExceeded,
     ValidationFailed,
@@ -135,7 +137,7 @@ def submission_create(
         except WorkspaceError as exc:
             raise PatchInvalid(exc.message, code=exc.code) from exc
         submission = Submission.objects.create(
-            handle=_new_handle(), attempt=attempt, agent=agent, idempotency_key=key, request_sha256=digest,
+            handle=new_name("submission"), attempt=attempt, agent=agent, idempotency_key=key, request_sha256=digest,
             patch=patch, patch_sha256=hashlib.sha256(patch.encode()).hexdigest(), trace=metadata.trace,
             tokens=metadata.tokens, cost_usd=metadata.cost_usd,
             claimed_elapsed_seconds=metadata.claimed_elapsed_seconds, received_at=now,
@@ -144,15 +146,7 @@ def submission_create(
     return submission, True
 
 
-def _new_handle() -> str:
-    from challenges.naming import new_name
-
-    return new_name("submission")
-
-
 def submission_for_agent(*, agent: Agent, handle: str) -> Submission:
-    from competition.errors import NotFound
-
     submission = Submission.objects.select_related("attempt").filter(handle=handle, agent=agent).first()
     if submission is None:
         raise NotFound("Not found.", code="not_found")
