@@ -39,6 +39,7 @@ class Draw:
     history_seed: int = 0
     time_base: int = TIME_BASE_RANGE[0]
     engine_version: str = ENGINE_VERSION
+    template_version: str = "1"
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -66,6 +67,7 @@ class Draw:
                 history_seed=int(data["history_seed"]),
                 time_base=int(data["time_base"]),
                 engine_version=str(data.get("engine_version", ENGINE_VERSION)),
+                template_version=str(data.get("template_version", "1")),
             )
         except KeyError as exc:
             raise DrawError("draw_invalid", f"draw is missing {exc.args[0]!r}", field=str(exc.args[0])) from exc
@@ -129,4 +131,5 @@ def make_draw(
         slots={slot.name: rnd.choice(list(slot.choices)) for slot in spec.variable_slots},
         history_seed=rnd.getrandbits(63),
         time_base=rnd.randint(*time_base_range),
+        template_version=spec.version,
     )

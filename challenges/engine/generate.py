@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from challenges.engine.context import BuildContext
-from challenges.engine.draw import Draw
+from challenges.engine.draw import ENGINE_VERSION, Draw
 from challenges.engine.emitters.base import Emitter, ProjectInfo, Release, ScaffoldState, get_emitter
 from challenges.engine.errors import DrawError, TemplateError
 from challenges.engine.fingerprint import build_fingerprint
@@ -207,6 +207,13 @@ def generate(draw: Draw, *, lexicon: Any = None) -> GeneratedInstance:
     """Build the instance recorded by ``draw`` (deterministic: same draw, same bytes)."""
     template = get_template(draw.template)
     spec = template.spec
+    if draw.engine_version != ENGINE_VERSION or draw.template_version != spec.version:
+        raise DrawError(
+            "draw_version_mismatch",
+            f"draw made by engine {draw.engine_version} / template {draw.template_version}; this is engine "
+            f"{ENGINE_VERSION} / template {spec.version}: it cannot be rebuilt byte for byte",
+            field="template_version",
+        )
     if draw.language not in spec.languages:
         raise DrawError("language_unsupported", f"{spec.slug} does not support {draw.language}", field="language")
     emitter = get_emitter(draw.language)

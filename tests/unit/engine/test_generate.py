@@ -187,3 +187,16 @@ def test_bare_repository_and_bundle_clone_to_the_workspace(py_instance, tmp_path
         files = {str(p.relative_to(root)): p.read_text() for p in root.rglob("*")
                  if p.is_file() and ".git" not in p.relative_to(root).parts}
         assert files == py_instance.files
+
+
+def test_a_draw_from_another_template_version_is_refused(py_instance):
+    import dataclasses
+
+    from challenges.engine import DrawError
+
+    stale = dataclasses.replace(py_instance.draw, template_version="0")
+    with pytest.raises(DrawError) as exc:
+        generate(stale, lexicon=BY_KEY[stale.lexicon_key])
+    assert exc.value.code == "draw_version_mismatch"
+    legacy = {k: v for k, v in py_instance.draw.to_dict().items() if k != "template_version"}
+    assert Draw.from_dict(legacy).template_version == "1"
