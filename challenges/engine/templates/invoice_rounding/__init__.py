@@ -19,7 +19,7 @@ from challenges.engine.context import BuildContext
 from challenges.engine.ir import Blueprint, Bug, Canary, Feature, Fix, Import, Module, RedHerring
 from challenges.engine.model import FactToken, Slot, Template, TemplateSpec, register
 from challenges.engine.naming import human, pascal, snake
-from challenges.engine.templates.invoice_rounding import python_src, python_tests
+from challenges.engine.templates.invoice_rounding import javascript_src, javascript_tests, python_src, python_tests
 
 SCAFFOLD_WORDS = frozenset({
     "invoice", "invoices", "line", "lines", "net", "tax", "gross", "total", "price", "rate", "number",
@@ -52,7 +52,7 @@ class InvoiceRounding(Template):
         bug_type="half-cent amounts lose a cent through float coercion or the wrong rounding mode",
         solution_approach="restore-decimal-rounding",
         tier=2,
-        languages=("python",),
+        languages=("python", "javascript"),
         key_concepts=("decimal", "rounding-mode", "json-decoding", "money", "tax"),
         architecture="layered-service",
         structures=("flat", "nested", "domain-driven", "layer-driven"),
@@ -107,7 +107,29 @@ class InvoiceRounding(Template):
             "owner_a": labels[0], "owner_b": labels[1],
             "item_a": f"{labels[2]} A", "item_b": f"{labels[2]} B", "item_c": f"{labels[2]} C",
             "MoneyCls": "MoneyPolicy",
-            **self._call_names(ctx.style == "object-oriented"),
+            "tax_rates_js": "{ " + ", ".join(f"{c}: '{r}'" for c, r in zip(cats, rates, strict=True)) + " }",
+            **(self._js_call_names(ctx.style == "object-oriented") if ctx.js
+               else self._call_names(ctx.style == "object-oriented")),
+        }
+
+    @staticmethod
+    def _js_call_names(oo: bool) -> dict[str, str]:
+        """JavaScript spellings of the money and pricing calls."""
+        money = "MONEY." if oo else ""
+        names = {f"m_{key}": money + fn for key, fn in (
+            ("mills", "toMills"), ("round", "roundToCents"), ("cents", "centsFromText"), ("format", "formatCents"))}
+        if oo:
+            return names | {
+                "p_price": "this._prices.priceLine", "p_settings": "", "p_totals": "this._prices.totalLines",
+                "price_helper_js": "const PRICES = new PriceList(SETTINGS);\n"
+                                   "const price = (...args) => PRICES.priceLine(...args);\n"
+                                   "const totals = (lines) => PRICES.totalLines(lines);",
+                "odd_pricer": "(...args) => new PriceList(odd).priceLine(...args)",
+            }
+        return names | {
+            "p_price": "priceLine", "p_settings": "\n      this._settings,", "p_totals": "totalLines",
+            "price_helper_js": "const price = (...args) => priceLine(...args, SETTINGS);\nconst totals = totalLines;",
+            "odd_pricer": "(...args) => priceLine(...args, odd)",
         }
 
     @staticmethod
@@ -128,6 +150,108 @@ class InvoiceRounding(Template):
             "price_helper": "\n\ndef price(*args):\n    return price_line(*args, SETTINGS)",
             "totals_helper": "\n\ntotals = total_lines",
         }
+
+    @staticmethod
+    def _js_parts(ctx: BuildContext, nm: dict[str, str], herring_test: bool):
+        """Modules, tests, oracle, sites, bug and canaries of the JavaScript variant (exact integers)."""
+        src, tst = javascript_src, javascript_tests
+        oo = ctx.style == "object-oriented"
+        stem = ctx.namer.file
+        money_api = ("MONEY",) if oo else ("centsFromText", "formatCents", "roundToCents", "toMills")
+        m = [
+            Module("errors", stem("errors"), src.ERRORS, role="errors", feature="money"),
+            Module("money", stem("money"), src.MONEY_OO if oo else src.MONEY, role="util", feature="money",
+                   imports=(Import("errors", (nm["ErrInvalid"],)),)),
+            Module("models", stem("models"), src.MODELS, role="model", feature="pricing"),
+            Module("settings", stem("settings"), src.SETTINGS, role="config", feature="pricing",
+                   imports=(Import("errors", (nm["ErrInvalid"],)),
+                            Import("money", ("MONEY",) if oo else ("toMills",)))),
+            Module("pricing", stem("pricing"), src.PRICING_OO if oo else src.PRICING, role="service",
+                   feature="pricing",
+                   imports=(Import("errors", (nm["ErrInvalid"],)),
+                            Import("models", ("makeLine",)),
+                            Import("settings", ("rateFor",)),
+                            Import("money", ("MONEY",) if oo else ("divideRounded", "roundToCents", "toMills")))),
+            Module("invoices", stem("invoices"), src.INVOICES, role="storage", feature="invoices",
+                   imports=(Import("errors", (nm["ErrInvalid"], nm["ErrMissing"])),
+                            Import("models", ("makeInvoice",)),
+                            Import("pricing", ("PriceList",) if oo else ("priceLine", "totalLines")))),
+            Module("api", stem("handlers"), src.HANDLERS, role="api", feature="handlers",
+                   imports=(Import("errors", (f"{nm['Base']}Error", nm["ErrInvalid"])),
+                            Import("invoices", (nm["SvcCls"],)),
+                            Import("money", money_api),
+                            Import("settings", ("loadSettings",)))),
+        ]
+        pricing_api = ("PriceList",) if oo else ("priceLine", "totalLines")
+        tests = [
+            Module("t_money", stem("money"), tst.TEST_MONEY, feature="money", test=True,
+                   imports=(Import("errors", (nm["ErrInvalid"],)), Import("money", money_api))),
+            Module("t_pricing", stem("pricing"), tst.TEST_PRICING, feature="pricing", test=True,
+                   imports=(Import("errors", (nm["ErrInvalid"],)),
+                            Import("pricing", pricing_api),
+                            Import("settings", ("makeSettings",)))),
+            Module("t_handlers", stem("handlers"), tst.TEST_HANDLERS + (tst.HERRING_TEST if herring_test else ""),
+                   feature="handlers", test=True,
+                   imports=(Import("api", ("buildService", "handleGet", "handleIssue", "handlePayment")),
+                            Import("settings", ("makeSettings",)))),
+        ]
+        oracle = [
+            Module("h_amounts", stem("invoice", "amounts"), tst.HIDDEN_AMOUNTS, test=True, hidden=True,
+                   imports=(Import("api", ("buildService", "handleBalance", "handleIssue", "handlePayment")),
+                            Import("money", money_api),
+                            Import("pricing", pricing_api),
+                            Import("settings", ("makeSettings",)))),
+        ]
+        sp = _Spelling(src, oo)
+        sites = {
+            "prices_init": sp.PRICES_INIT,
+            "rounding": sp.ROUND_GOLD,
+            "payment_cents": sp.PAYMENT_GOLD,
+            "tax_base": sp.TAX_ON_NET,
+            "issued_log": sp.ISSUED_LOG,
+        }
+        if ctx.level == "utility":
+            sites["rounding"] = sp.ROUND_FAULTY
+            gold_text = sp.ROUND_GOLD
+            bug = Bug(
+                site="rounding",
+                gold=Fix("gold", {"rounding": sp.ROUND_GOLD}, "Round halves up instead of truncating."),
+                alternatives=(
+                    Fix("math-round", {"rounding": sp.ROUND_ALT_ROUND},
+                        "Use Math.round on the exact quotient (amounts are never negative)."),
+                    Fix("remainder", {"rounding": sp.ROUND_ALT_REMAINDER},
+                        "Round up when the remainder is at least half the divisor."),
+                ),
+                level="utility",
+                summary="The integer rounding helper truncates, so every half cent (and more) is dropped: "
+                        "1.005 prices at 1.00 and taxes lose their last cent.",
+                location="money rounding helper",
+            )
+        else:
+            sites["payment_cents"] = sp.PAYMENT_FAULTY
+            gold_text = sp.PAYMENT_GOLD
+            bug = Bug(
+                site="payment_cents",
+                gold=Fix("gold", {"payment_cents": sp.PAYMENT_GOLD}, "Read the payment amount exactly."),
+                alternatives=(
+                    Fix("round-float", {"payment_cents": sp.PAYMENT_ALT_ROUND},
+                        "Round the float product instead of truncating it."),
+                    Fix("via-mills", {"payment_cents": sp.PAYMENT_ALT_MILLS},
+                        "Parse the amount to mills and round to cents."),
+                ),
+                level="layer-boundary",
+                summary="The payment handler converts the amount with a float multiplication and "
+                        "truncation, so 4.35 becomes 434 cents and a paid invoice keeps owing a cent.",
+                location="payment handler amount conversion",
+            )
+        canaries = []
+        if ctx.has_canary("tax-on-rounded-net"):
+            canaries.append(Canary(
+                "tax-on-rounded-net", "tax_base",
+                "Taxing the rounded net looks like rounding too early, but the per-line rule charges tax on "
+                "the printed net.",
+                sp.TAX_ON_RAW, "tax is charged on the rounded net"))
+        return m, tests, oracle, sites, bug, gold_text, canaries
 
     # ------------------------------------------------------------------
     def build(self, ctx: BuildContext) -> Blueprint:
@@ -233,6 +357,9 @@ class InvoiceRounding(Template):
                 "Taxing the rounded net looks like rounding too early, but the per-line rule charges tax on "
                 "the printed net.",
                 src.TAX_ON_RAW, "test_tax_is_charged_on_the_rounded_net"))
+        if ctx.js:
+            m, tests, oracle, sites, bug, gold_text, canaries = self._js_parts(ctx, nm, herring_test)
+            src = _Spelling(javascript_src, oo)
         herrings = []
         if ctx.has_herring("misleading-log"):
             herrings.append(RedHerring(
@@ -242,7 +369,8 @@ class InvoiceRounding(Template):
             herrings.append(RedHerring(
                 "misleading-test",
                 "A visible test named after the tax table fails; the cause is the lost cent on the net.",
-                failing_tests=(f"test_{snake(nm['cat1'])}_tax_table_applies_to_each_line",)))
+                failing_tests=(f"test_{snake(nm['cat1'])}_tax_table_applies_to_each_line" if ctx.py
+                               else f"{nm['cat1']} tax table applies to each line",)))
         if ctx.has_herring("suspicious-commit"):
             herrings.append(RedHerring(
                 "suspicious-commit",
@@ -271,7 +399,24 @@ class InvoiceRounding(Template):
             "are the sums of the printed lines. JSON numbers in requests are read as exact decimals; "
             "responses carry amounts as strings.",
         )]
+        if ctx.js:
+            sections = [(
+                "Amounts",
+                "Amounts are exact integers, never binary floats: unit prices in mills (thousandths, at "
+                "most three decimals), money in cents, tax rates in per-mille. Each line's net amount is "
+                "quantity times unit price rounded to the cent, halves away from zero (commercial "
+                "rounding); tax is charged on that rounded net and rounded the same way. Invoice totals are "
+                "the sums of the printed lines; payments are taken to the cent and responses carry amounts "
+                "as strings.",
+            )]
         usage = (
+            "```js\n"
+            "const service = buildService();\n"
+            f"const {{ status, body }} = handleIssue(service, JSON.stringify({{ {nm['owner']}: '{nm['owner_a']}', "
+            f"lines: [{{ {nm['item']}: '{nm['item_a']}', {nm['qty_f']}: 2, unitPrice: '4.25', "
+            f"{nm['cat_f']}: '{nm['cat0']}' }}] }}));\n"
+            "```"
+        ) if ctx.js else (
             "```python\n"
             "service = build_service()\n"
             f"status, payload = handle_issue(service, '{{\"{nm['owner']}\": \"{nm['owner_a']}\", \"lines\": "
