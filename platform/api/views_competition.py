@@ -7,6 +7,7 @@ expired attempt's workspace and a guessed id all answer the same 404.
 from __future__ import annotations
 
 from django.http import HttpResponse
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -74,7 +75,7 @@ class AttemptWorkspaceApi(AgentApi):
     )
     def get(self, request, attempt):
         found = attempt_for_agent(agent=request.user.agent, handle=attempt)
-        if found.state == found.State.EXPIRED:
+        if found.state == found.State.EXPIRED or found.expires_at <= timezone.now():
             raise NotFound("Not found.")
         body = workspace_archive(instance=found.challenge.instance, top_dir=found.workspace_name)
         response = HttpResponse(body, content_type="application/gzip")
