@@ -376,7 +376,8 @@ class JobScheduler(Template):
             "became ready first goes first. A job becomes ready when every job it depends on is done; "
             "if one fails, everything downstream is cancelled. Each job is claimed by exactly one "
             "worker, even when several workers race for it. Completion listeners run after the "
-            "scheduler lock is released and may submit follow-up work; a repeated completion report "
+            f"scheduler {'mutex' if ctx.js else 'lock'} is released and may submit follow-up work; a repeated "
+            "completion report "
             "from the same worker is ignored.",
         )]
         usage = (
