@@ -11,6 +11,7 @@ with its feature and no commit ever holds the fixed region.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -32,6 +33,7 @@ MIN_COMMITS = 8
 MAX_COMMITS = 30
 RELEASE_PROBABILITY = 0.35
 SPLIT_TESTS_PROBABILITY = 0.45
+UNDOCUMENTED_MODULES = 2
 CONTEXT_SEED_SALT = 0x5EED_C0DE
 HISTORY_SEED_SALT = 0x0415_7021
 
@@ -138,6 +140,15 @@ def _plan_history(
     steps: list[dict[str, Any]] = []
     state: dict[str, Any] = {"features": (), "tests": (), "docs": False, "herring": herring is None,
                              "releases": (), "pending": ()}
+    # A few early modules first land without their module documentation, which the
+    # documentation commit adds: files evolve instead of appearing fully formed.
+    docs_at = len(bp.features) // 2
+    early = {f.key for f in bp.features[: docs_at + 1]}
+    bug_path = next((lay.paths[m.key] for m in bp.modules if "{{!" + bp.bug.site + "}}" in m.text), None)
+    candidates = [m for m in bp.modules if m.feature in early and lay.paths[m.key] != bug_path
+                  and _strip_leading_doc(m.text, lay.emitter.language) != m.text]
+    undocumented = rng.sample(candidates, min(UNDOCUMENTED_MODULES, len(candidates)))
+    undocumented_paths = {lay.paths[m.key] for m in undocumented}
 
     def push(kind: str, message: str, **changes: Any) -> None:
         state.update(changes)
@@ -158,8 +169,11 @@ def _plan_history(
         if split:
             stems = " and ".join(sorted({human(m.stem) for m in tests_here}))
             push("tests", f"Add tests for {stems}", tests=state["tests"] + (feature.key,))
-        if index == len(bp.features) // 2:
-            push("docs", "Expand README with usage and configuration notes", docs=True)
+        if index == docs_at:
+            names = " and ".join(sorted(human(m.stem) for m in undocumented))
+            message = (f"Document the {names} module{'s' if len(undocumented) > 1 else ''} and expand the README"
+                       if undocumented else "Expand README with usage and configuration notes")
+            push("docs", message, docs=True)
         if 0 < index < len(bp.features) - 1 and rng.random() < RELEASE_PROBABILITY:
             release()
     if herring is not None:
@@ -187,6 +201,9 @@ def _plan_history(
         mods = [m for m in bp.modules if m.feature in feats]
         mods += [m for m in bp.tests if m.feature in set(step["tests"])]
         files, _, _ = _render_modules(bp, lay, mods, snippets)
+        if not step["docs"]:
+            for path in undocumented_paths & set(files):
+                files[path] = _strip_leading_doc(files[path], lay.emitter.language)
         source_paths = tuple(lay.paths[m.key] for m in mods if not m.test)
         files.update(lay.emitter.scaffold(lay.info, ScaffoldState(
             version=version, releases=tuple(rel_list), unreleased=unreleased,
@@ -197,6 +214,17 @@ def _plan_history(
         if record.kind == "herring":
             suspicious = record.id
     return history, suspicious, version
+
+
+_PY_DOC = re.compile(r'\A"""[\s\S]*?"""\n(?:[ \t]*\n)*')
+_JS_DOC = re.compile(r"\A('use strict';\n\n)/\*[\s\S]*?\*/\n(?:[ \t]*\n)*")
+
+
+def _strip_leading_doc(text: str, language: str) -> str:
+    """``text`` without its module docstring (Python) or leading block comment (JavaScript)."""
+    if language == "python":
+        return _PY_DOC.sub("", text, count=1)
+    return _JS_DOC.sub(r"\1", text, count=1)
 
 
 def _date(ts: int) -> str:
