@@ -113,7 +113,7 @@ def _write(root: Path, files: Mapping[str, str]) -> None:
 
 
 def _runner(instance: GeneratedInstance, allow_unsafe: bool, limits: Any) -> Callable[[_Job], _Outcome]:
-    from challenges.sandbox import run_tests
+    from challenges.sandbox import SandboxInputError, run_tests
 
     def run(job: _Job) -> _Outcome:
         with tempfile.TemporaryDirectory(prefix="ws-") as tmp:
@@ -122,8 +122,13 @@ def _runner(instance: GeneratedInstance, allow_unsafe: bool, limits: Any) -> Cal
             if job.with_oracle:
                 _write(root, instance.oracle_files)
             _write(root, job.overrides)
-            result = run_tests(root, language=instance.language, test_paths=list(job.tests),
-                               limits=limits, allow_unsafe=allow_unsafe)
+            try:
+                result = run_tests(root, language=instance.language, test_paths=list(job.tests),
+                                   limits=limits, allow_unsafe=allow_unsafe)
+            except SandboxInputError as exc:
+                # A malformed instance (say, a test path that is not there) fails its gates;
+                # SandboxUnavailable still propagates: that is the host's problem, not the instance's.
+                return _Outcome({}, f"{job.key}: {exc}")
             return _Outcome(dict(result.verdicts), result.error)
 
     return run
@@ -214,11 +219,16 @@ def validate(
     jobs += [_Job(f"alt:{a.label}", a.files, oracle, True) for a in instance.alternatives]
     jobs += [_Job(f"canary:{c.name}", {**gold, **c.files}, oracle, True) for c in instance.canaries]
 
+    from challenges.sandbox import SandboxInputError
     from challenges.sandbox import mutants as make_mutants
 
     region = instance.gold_region
-    mutant_list = make_mutants(gold[region.path], language=instance.language,
-                               region=(region.start, region.end))[: cfg.max_mutants]
+    mutant_error: str | None = None
+    try:
+        mutant_list = make_mutants(gold[region.path], language=instance.language,
+                                   region=(region.start, region.end))[: cfg.max_mutants]
+    except (SandboxInputError, KeyError) as exc:
+        mutant_list, mutant_error = [], f"mutants could not be made: {exc}"
     jobs += [_Job(f"mutant:{m.id}", {**gold, region.path: m.source}, oracle, True) for m in mutant_list]
 
     static_result: list[GateResult] = []
@@ -239,7 +249,7 @@ def validate(
         _history_gate(instance, cfg),
         _oracle_gate(instance, outcomes),
         _canary_gate(instance, outcomes),
-        _mutation_gate(mutant_list, outcomes, cfg),
+        _mutation_gate(mutant_list, outcomes, cfg, mutant_error),
         _visible_gate(instance, outcomes),
         static_result[0],
     ]
@@ -297,7 +307,11 @@ def _canary_gate(instance: GeneratedInstance, outcomes: dict[str, _Outcome]) -> 
     return GateResult("canaries", not reasons, reasons, details)
 
 
-def _mutation_gate(mutant_list: list[Any], outcomes: dict[str, _Outcome], cfg: GateConfig) -> GateResult:
+def _mutation_gate(
+    mutant_list: list[Any], outcomes: dict[str, _Outcome], cfg: GateConfig, error: str | None = None
+) -> GateResult:
+    if error is not None:
+        return GateResult("mutation", False, [error], {"score": 0.0, "mutants": 0, "survivors": []})
     gold = outcomes["gold"]
     if gold.error or _failing(gold) or not gold.verdicts:
         # Kills only mean something against an oracle that accepts the fixed code.

@@ -135,3 +135,11 @@ def test_a_patch_that_does_not_reproduce_the_validated_files_fails(inst):
     broken = dataclasses.replace(inst.gold, patch="".join(lines))
     gate = validate(dataclasses.replace(inst, gold=broken)).gate("static")
     assert not gate.passed and "gold patch" in " ".join(gate.reasons)
+
+
+def test_a_missing_test_file_fails_the_gates_instead_of_crashing(inst):
+    ghost = [*inst.oracle_tests, "tests/test_not_there.py"]
+    report = validate(dataclasses.replace(inst, oracle_tests=ghost))
+    assert not report.passed and not report.gate("oracle").passed
+    assert "not there" in " ".join(report.gate("oracle").reasons) or "no fail-to-pass" in " ".join(
+        report.gate("oracle").reasons)
