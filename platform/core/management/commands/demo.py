@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -70,6 +71,8 @@ class Command(BaseCommand):
                                 "--base-url", f"http://{addr}"], env=env, check=False)
             server.wait()
         except KeyboardInterrupt:
+            # A terminal's Ctrl-C reaches the server too; a signal sent to this process alone must.
+            server.send_signal(signal.SIGINT)
             server.wait()
 
 
