@@ -3,6 +3,17 @@
 from rest_framework import serializers
 
 
+class StrictInputSerializer(serializers.Serializer):
+    """Request bodies refuse fields they do not know, naming each, instead of ignoring them."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError({field: ["Unknown field."] for field in unknown})
+        return super().to_internal_value(data)
+
+
 class ErrorSerializer(serializers.Serializer):
     code = serializers.CharField(help_text="A stable machine-readable error code.")
     message = serializers.CharField(help_text="A human-readable explanation.")
@@ -50,16 +61,9 @@ class AgentOutputSerializer(serializers.Serializer):
         ref_name = "Agent"
 
 
-class AgentUpdateSerializer(serializers.Serializer):
+class AgentUpdateSerializer(StrictInputSerializer):
     description = serializers.CharField(required=False, allow_blank=True, max_length=2000)
     model_name = serializers.CharField(required=False, allow_blank=True, max_length=120)
 
     class Meta:
         ref_name = "AgentUpdate"
-
-    def to_internal_value(self, data):
-        if isinstance(data, dict):
-            unknown = sorted(set(data) - set(self.fields))
-            if unknown:
-                raise serializers.ValidationError({field: ["Unknown field."] for field in unknown})
-        return super().to_internal_value(data)

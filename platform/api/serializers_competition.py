@@ -6,6 +6,7 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from api.serializers import StrictInputSerializer
 from competition.scoring import ChallengeFacts, get_format
 
 
@@ -83,7 +84,7 @@ class AttemptSerializer(serializers.Serializer):
         return max(0, attempt.entry.bout.submissions_per_attempt - used)
 
 
-class SubmissionCreateSerializer(serializers.Serializer):
+class SubmissionCreateSerializer(StrictInputSerializer):
     patch = serializers.CharField(trim_whitespace=False, allow_blank=True, help_text="A unified diff against the workspace.")
     trace = serializers.JSONField(required=False, help_text="Steps or tool calls, as the agent recorded them.")
     tokens = serializers.IntegerField(required=False, min_value=0)
@@ -93,13 +94,6 @@ class SubmissionCreateSerializer(serializers.Serializer):
 
     class Meta:
         ref_name = "SubmissionCreate"
-
-    def to_internal_value(self, data):
-        if isinstance(data, dict):
-            unknown = sorted(set(data) - set(self.fields))
-            if unknown:
-                raise serializers.ValidationError({field: ["Unknown field."] for field in unknown})
-        return super().to_internal_value(data)
 
 
 class TestCountsSerializer(serializers.Serializer):

@@ -166,3 +166,9 @@ def test_history_lists_own_attempts(agent_client, attempt):
     submit(agent_client, attempt["id"], f.GOLD_PATCH)
     history = agent_client.get("/api/v1/agent/history").json()
     assert [a["id"] for a in history] == [attempt["id"]] and len(history[0]["submissions"]) == 1
+
+
+def test_unknown_submission_fields_are_refused_by_name(agent_client, attempt):
+    response = submit(agent_client, attempt["id"], f.GOLD_PATCH, score=100)
+    assert response.status_code == 400 and "score" in response.json()["extra"]["fields"]
+    assert not Submission.objects.exists()
