@@ -28,6 +28,7 @@ from django.utils import timezone
 from challenges.audit import AuditTarget, run_audit
 from challenges.audit.from_engine import context_for_instance, write_workspace
 from challenges.engine import api as engine
+from challenges.engine.emitters import get_emitter
 from challenges.engine.errors import EngineError
 from challenges.engine.gates import GateConfig, validate
 from challenges.engine.model import registry
@@ -143,6 +144,8 @@ def instance_generate(
             languages = [lang for lang in chosen.languages if language_stack(lang) in free] or chosen.languages
         else:
             chosen, allowed, languages = template, None, list(template.languages)
+        # A language whose toolchain this machine lacks could never pass the gates.
+        languages = [lang for lang in languages if get_emitter(lang).available()] or languages
         lang = language or rng.choice(languages)
         started = time.perf_counter()
         try:

@@ -87,6 +87,14 @@ class Emitter(abc.ABC):
     language: str
     source_ext: str
     tech_stack: tuple[str, ...]
+    # The program that runs this language's tests, when it is not the Python running us.
+    runtime: str | None = None
+
+    def available(self) -> bool:
+        """Whether this machine can run (and so validate) code emitted in this language."""
+        import shutil
+
+        return self.runtime is None or shutil.which(self.runtime) is not None
 
     # -- layout ---------------------------------------------------------
     @abc.abstractmethod

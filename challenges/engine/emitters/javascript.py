@@ -34,6 +34,7 @@ class JavaScriptEmitter(Emitter):
     language = "javascript"
     source_ext = ".js"
     tech_stack = ("javascript", "node", "node:test")
+    runtime = "node"
 
     def source_root(self, info: ProjectInfo) -> str:
         return "src"
