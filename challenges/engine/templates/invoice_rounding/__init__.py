@@ -15,10 +15,13 @@ too early, but it is the documented per-line rule).
 
 from __future__ import annotations
 
+import functools
+
 from challenges.engine.context import BuildContext
 from challenges.engine.ir import Blueprint, Bug, Canary, Feature, Fix, Import, Module, RedHerring
 from challenges.engine.model import FactToken, Slot, Template, TemplateSpec, register
 from challenges.engine.naming import human, pascal, snake
+from challenges.engine.spelling import StyleSpelling
 from challenges.engine.templates.invoice_rounding import javascript_src, javascript_tests, python_src, python_tests
 
 SCAFFOLD_WORDS = frozenset({
@@ -29,17 +32,8 @@ SCAFFOLD_WORDS = frozenset({
 })
 
 
-class _Spelling:
-    """Site snippets in the drawn style: ``NAME_O`` spellings for the object-oriented code."""
-
-    def __init__(self, module, oo: bool) -> None:
-        self._module = module
-        self._oo = oo
-
-    def __getattr__(self, name: str) -> str:
-        if self._oo and hasattr(self._module, name + "_O"):
-            return getattr(self._module, name + "_O")
-        return getattr(self._module, name)
+# Site snippets in the drawn style: ``NAME_O`` spellings for the object-oriented code.
+_Spelling = functools.partial(StyleSpelling, suffix="_O")
 
 
 @register

@@ -19,10 +19,13 @@ on purpose: workers report at least once).
 
 from __future__ import annotations
 
+import functools
+
 from challenges.engine.context import BuildContext
 from challenges.engine.ir import Blueprint, Bug, Canary, Feature, Fix, Import, Module, RedHerring
 from challenges.engine.model import FactToken, Slot, Template, TemplateSpec, register
 from challenges.engine.naming import human, pascal, snake
+from challenges.engine.spelling import StyleSpelling
 from challenges.engine.templates.job_scheduler import javascript_src, javascript_tests, python_src, python_tests
 
 SCAFFOLD_WORDS = frozenset({
@@ -34,17 +37,8 @@ SCAFFOLD_WORDS = frozenset({
 })
 
 
-class _Spelling:
-    """Site snippets in the drawn style: ``NAME_P`` spellings for the procedural queue."""
-
-    def __init__(self, module, procedural: bool) -> None:
-        self._module = module
-        self._procedural = procedural
-
-    def __getattr__(self, name: str) -> str:
-        if self._procedural and hasattr(self._module, name + "_P"):
-            return getattr(self._module, name + "_P")
-        return getattr(self._module, name)
+# Site snippets in the drawn style: ``NAME_P`` spellings for the procedural queue.
+_Spelling = functools.partial(StyleSpelling, suffix="_P")
 
 
 @register

@@ -18,10 +18,13 @@ off-by-one but the current request is appended only afterwards).
 
 from __future__ import annotations
 
+import functools
+
 from challenges.engine.context import BuildContext
 from challenges.engine.ir import Blueprint, Bug, Canary, Feature, Fix, Import, Module, RedHerring
 from challenges.engine.model import FactToken, Slot, Template, TemplateSpec, register
 from challenges.engine.naming import human, pascal, snake
+from challenges.engine.spelling import StyleSpelling
 from challenges.engine.templates.rate_limiter import javascript_src, javascript_tests, python_src, python_tests
 
 # Identifiers the generated code uses for itself; lexicons whose names collide
@@ -34,17 +37,8 @@ SCAFFOLD_WORDS = frozenset({
 })
 
 
-class _Spelling:
-    """Site snippets in the drawn style: ``NAME_F`` spellings for the functional limiter."""
-
-    def __init__(self, module, functional: bool) -> None:
-        self._module = module
-        self._functional = functional
-
-    def __getattr__(self, name: str) -> str:
-        if self._functional and hasattr(self._module, name + "_F"):
-            return getattr(self._module, name + "_F")
-        return getattr(self._module, name)
+# Site snippets in the drawn style: ``NAME_F`` spellings for the functional limiter.
+_Spelling = functools.partial(StyleSpelling, suffix="_F")
 
 
 @register

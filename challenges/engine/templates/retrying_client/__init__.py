@@ -21,10 +21,13 @@ because retries count from 1), ``missing-is-none`` (the fetch documents
 
 from __future__ import annotations
 
+import functools
+
 from challenges.engine.context import BuildContext
 from challenges.engine.ir import Blueprint, Bug, Canary, Feature, Fix, Import, Module, RedHerring
 from challenges.engine.model import FactToken, Slot, Template, TemplateSpec, register
 from challenges.engine.naming import human, kebab, pascal
+from challenges.engine.spelling import StyleSpelling
 from challenges.engine.templates.retrying_client import javascript_src, javascript_tests, python_src, python_tests
 
 # Identifiers the generated code uses for itself.
@@ -36,17 +39,8 @@ SCAFFOLD_WORDS = frozenset({
 })
 
 
-class _Spelling:
-    """Site snippets in the drawn style: ``NAME_F`` spellings for the functional retry wrapper."""
-
-    def __init__(self, module, functional: bool) -> None:
-        self._module = module
-        self._functional = functional
-
-    def __getattr__(self, name: str) -> str:
-        if self._functional and hasattr(self._module, name + "_F"):
-            return getattr(self._module, name + "_F")
-        return getattr(self._module, name)
+# Site snippets in the drawn style: ``NAME_F`` spellings for the functional retry wrapper.
+_Spelling = functools.partial(StyleSpelling, suffix="_F")
 
 
 @register
