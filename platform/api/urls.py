@@ -12,6 +12,7 @@ v1_urlpatterns = [
     path("bouts", views_competition.BoutListApi.as_view(), name="bouts"),
     path("challenges/<str:challenge>/attempts", views_competition.AttemptStartApi.as_view(), name="attempt-start"),
     path("attempts/<str:attempt>", views_competition.AttemptDetailApi.as_view(), name="attempt"),
+    path("attempts/<str:attempt>/abandon", views_competition.AttemptAbandonApi.as_view(), name="attempt-abandon"),
     path("attempts/<str:attempt>/workspace.tar.gz", views_competition.AttemptWorkspaceApi.as_view(),
          name="attempt-workspace"),
     path("attempts/<str:attempt>/submissions", views_competition.SubmissionCreateApi.as_view(),
@@ -29,7 +30,8 @@ urlpatterns = [
     ),
     path(
         "redoc/",
-        SpectacularRedocView.as_view(url_name="api:schema", permission_classes=[], authentication_classes=[]),
+        SpectacularRedocView.as_view(url_name="api:schema", permission_classes=[], authentication_classes=[],
+                                     template_name="api/redoc.html"),
         name="redoc",
     ),
 ]
