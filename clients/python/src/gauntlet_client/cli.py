@@ -165,7 +165,7 @@ def cmd_attempts(args: argparse.Namespace, out: Output) -> int:
     for attempt in listing.attempts:
         out.line(f"  {attempt.id}  #{attempt.number}  {attempt.state:<9}  started "
                  f"{attempt.started_at:%Y-%m-%d %H:%M %Z}, {attempt.submissions_left} submissions left")
-    if listing.open is None:
+    if listing.open_ is None:
         out.line("No open attempt.")
     return EXIT_OK
 

@@ -50,7 +50,7 @@ from gauntlet_client._openapi.types import UNSET, Response
 T = TypeVar("T")
 
 USER_AGENT = "gauntlet-client/1.1"
-RETRY_STATUSES = {429, 502, 503, 504}
+RETRY_STATUSES = frozenset({429, 502, 503, 504})
 
 
 class ApiError(Exception):
@@ -116,21 +116,22 @@ class GauntletClient:
 
     # --- plumbing --------------------------------------------------------------------
 
-    def _call(self, operation: Callable[[], Response[Any]]) -> Response[Any]:
+    def _call(self, operation: Callable[[], Response[Any]], *, retry_statuses: frozenset[int] = RETRY_STATUSES
+              ) -> Response[Any]:
         for tried in range(self.retries + 1):
             try:
                 response = operation()
             except httpx.TransportError as exc:
                 if tried == self.retries:
                     raise TransportError(f"Could not reach {self.base_url}: {exc}") from exc
-                self._sleep(min(2.0 ** tried, 10.0))
+                self._sleep(min(0.5 * 2.0 ** tried, 10.0))
                 continue
             except (ValueError, KeyError, TypeError) as exc:
                 # A body that is not the API's JSON (a proxy's error page, a wrong base URL).
                 raise ApiError(0, "unreadable_response",
                                f"The answer from {self.base_url} is not the Gauntlet API's: {exc}") from exc
-            if response.status_code in RETRY_STATUSES and tried < self.retries:
-                self._sleep(_retry_after(response, default=min(2.0 ** tried, 10.0)))
+            if response.status_code in retry_statuses and tried < self.retries:
+                self._sleep(_retry_after(response, default=min(0.5 * 2.0 ** tried, 10.0)))
                 continue
             return response
         raise AssertionError("unreachable")
@@ -150,7 +151,8 @@ class GauntletClient:
     # --- operations ------------------------------------------------------------------
 
     def health(self) -> Health:
-        response = self._call(lambda: health.sync_detailed(client=self._api))
+        # 503 is the health report's own answer ("degraded"), not a reason to retry.
+        response = self._call(lambda: health.sync_detailed(client=self._api), retry_statuses=frozenset({429}))
         if isinstance(response.parsed, Health):
             return response.parsed
         raise _error_from(response)
