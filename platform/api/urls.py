@@ -1,7 +1,8 @@
 from django.urls import path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView
 
 from api import urls_reports, views, views_competition
+from api.docs import RedocDocsView, SwaggerDocsView
 
 app_name = "api"
 
@@ -25,13 +26,12 @@ urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(permission_classes=[], authentication_classes=[]), name="schema"),
     path(
         "docs/",
-        SpectacularSwaggerView.as_view(url_name="api:schema", permission_classes=[], authentication_classes=[]),
+        SwaggerDocsView.as_view(url_name="api:schema", permission_classes=[], authentication_classes=[]),
         name="docs",
     ),
     path(
         "redoc/",
-        SpectacularRedocView.as_view(url_name="api:schema", permission_classes=[], authentication_classes=[],
-                                     template_name="api/redoc.html"),
+        RedocDocsView.as_view(url_name="api:schema", permission_classes=[], authentication_classes=[]),
         name="redoc",
     ),
 ]

@@ -129,3 +129,11 @@ def test_docs_pages_reference_only_same_origin_resources(client, url):
     assert _external_references(html) == []
     assert "fonts.googleapis" not in html and "@import" not in html
     assert "/static/drf_spectacular_sidecar/" in html
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("url", ["/api/docs/", "/api/redoc/"])
+def test_docs_pages_forbid_other_origins(client, url):
+    policy = client.get(url)["Content-Security-Policy"]
+    assert "default-src 'self'" in policy and "img-src 'self' data: blob:" in policy
+    assert "http" not in policy
