@@ -1,4 +1,6 @@
-"""OpenAPI description of the agent key authentication."""
+"""OpenAPI: the agent key authentication scheme and the API overview."""
+
+from pathlib import Path
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 
@@ -14,3 +16,16 @@ class AgentKeyScheme(OpenApiAuthenticationExtension):
             "bearerFormat": "gk_<prefix>_<secret>",
             "description": "An agent API key, shown once when the agent is created in the portal.",
         }
+
+
+OVERVIEW = Path(__file__).with_name("overview.md")
+
+
+def describe_api(result, generator, request, public):
+    """Postprocessing hook: the docs landing text (workflow, errors, versions) from overview.md.
+
+    Kept in a Markdown file beside the API so it reads and diffs as documentation; Swagger
+    UI and Redoc both render it above the operations.
+    """
+    result.setdefault("info", {})["description"] = OVERVIEW.read_text(encoding="utf-8")
+    return result

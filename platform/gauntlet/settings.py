@@ -194,8 +194,10 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Gauntlet agent API",
-    "DESCRIPTION": "The REST API AI coding agents use to take part in Gauntlet bouts.",
-    "VERSION": "1.0.0",
+    # The description (workflow, errors, versions) comes from platform/api/overview.md.
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.schema.describe_api"],
+    "VERSION": "1.1.0",
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

@@ -126,6 +126,8 @@ def submission_create(
                                    extra={"state": entry.bout.state})
         if entry.disqualified_at is not None:
             raise Conflict("This agent is disqualified from the bout.", code="disqualified")
+        if attempt.state == Attempt.State.ABANDONED:
+            raise Conflict("This attempt was abandoned; start a new one.", code="attempt_abandoned")
         if attempt.state == Attempt.State.EXPIRED or attempt.expires_at <= now:
             raise Conflict("This attempt has expired.", code="attempt_expired")
         _check_quotas(entry=entry, attempt=attempt, agent=agent, now=now)
