@@ -249,7 +249,7 @@ def _discover_v1(mounts: list[CgroupMount], membership: dict[str, str], explicit
         path = explicit or membership.get(name)
         base = host_dir(mount, path) if path else None
         if base is None or not base.is_dir():
-            notes.append(f"{name}: group {path} is not under {mount.mountpoint}")
+            notes.append(f"{name}: no group {path} under {mount.mountpoint}")
             continue
         working, problem = _probe(base, 1, [name])
         if problem or name not in working:
