@@ -28,7 +28,7 @@ from pathlib import Path
 USER_SETTING = "GAUNTLET_SANDBOX_USER"
 DEFAULT_USER = "gauntlet-sandbox"
 FALLBACK_USER = "nobody"
-CREATE_USER_HINT = f"useradd --system --no-create-home --shell /usr/sbin/nologin {DEFAULT_USER}"
+CREATE_USER_HINT = f"useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin {DEFAULT_USER}"
 
 
 @dataclass(frozen=True)

@@ -45,41 +45,40 @@ def pack(root: Path, *, limit_mb: int) -> int:
     """Return an inheritable fd of an in-memory tar of ``root``'s contents, positioned at 0."""
     fd = os.memfd_create("ws", os.MFD_CLOEXEC)
     try:
-        with os.fdopen(os.dup(fd), "wb") as raw, tarfile.open(fileobj=raw, mode="w", format=tarfile.PAX_FORMAT) as tar:
+        with os.fdopen(os.dup(fd), "wb") as raw, tarfile.open(fileobj=raw, mode="w", format=tarfile.GNU_FORMAT) as tar:
             budget = limit_mb * _MB
             used = 0
-            for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-                base = Path(dirpath)
+            top = os.fspath(root)
+            for dirpath, dirnames, filenames in os.walk(top, followlinks=False):
+                prefix = os.path.relpath(dirpath, top)
+                prefix = "" if prefix == "." else prefix + "/"
                 for name in sorted(dirnames) + sorted(filenames):
-                    path = base / name
-                    relative = path.relative_to(root).as_posix()
+                    path = os.path.join(dirpath, name)
                     info = os.lstat(path)
-                    entry = tarfile.TarInfo(relative)
+                    entry = tarfile.TarInfo(prefix + name)
                     entry.mode = stat.S_IMODE(info.st_mode)
                     entry.mtime = int(info.st_mtime)
-                    if stat.S_ISDIR(info.st_mode):
-                        entry.type = tarfile.DIRTYPE
-                        content = None
-                    elif stat.S_ISREG(info.st_mode):
+                    regular = stat.S_ISREG(info.st_mode)
+                    if regular:
                         entry.size = info.st_size
-                        content = path
+                    elif stat.S_ISDIR(info.st_mode):
+                        entry.type = tarfile.DIRTYPE
                     elif stat.S_ISLNK(info.st_mode):
                         entry.type = tarfile.SYMTYPE
                         entry.linkname = os.readlink(path)
-                        content = None
                     else:
-                        raise _refuse(relative, "only directories, regular files and symlinks can be copied "
-                                                "into the sandbox")
+                        raise _refuse(entry.name, "only directories, regular files and symlinks can be copied "
+                                                  "into the sandbox")
                     used += entry.size + _OVERHEAD_PER_ENTRY
                     if used > budget:
                         raise SandboxInputError(
                             "workspace_too_large",
                             f"the tree does not fit the {limit_mb} MiB workspace", field="workdir")
-                    if content is None:
+                    if not regular:
                         tar.addfile(entry)
                         continue
                     # No-follow open: the tree may be swapped for a link between lstat and open.
-                    with os.fdopen(os.open(content, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC), "rb") as handle:
+                    with open(os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC), "rb") as handle:
                         tar.addfile(entry, handle)
         os.lseek(fd, 0, os.SEEK_SET)
         os.set_inheritable(fd, True)
