@@ -192,11 +192,13 @@ def reap_stale(base: Path) -> None:
     except OSError:
         return
     for entry in entries:
+        # sbx-<pid>-<hex> for runs, sbx-probe-<pid>-<hex> for discovery probes.
         parts = entry.name.split("-")
-        if not entry.name.startswith(GROUP_PREFIX) or len(parts) < 3 or not parts[1].isdigit():
+        pid = parts[2] if len(parts) > 3 and parts[1] == "probe" else parts[1] if len(parts) > 2 else ""
+        if not entry.name.startswith(GROUP_PREFIX) or not pid.isdigit():
             continue
         try:
-            os.kill(int(parts[1]), 0)
+            os.kill(int(pid), 0)
             continue  # its worker still runs
         except ProcessLookupError:
             pass

@@ -28,7 +28,6 @@ import contextlib
 import functools
 import logging
 import os
-import shutil
 import tempfile
 import warnings
 from collections.abc import Mapping, Sequence
@@ -36,7 +35,7 @@ from pathlib import Path
 
 from .cgroup import RunCgroup
 from .env import sandbox_env
-from .identity import USER_SETTING, unreadable_by, userns_problem
+from .identity import USER_SETTING, setpriv_path, unreadable_by, userns_problem
 from .layout import (
     ROOTFS_DIR,
     SANDBOX_NODE_PREFIX,
@@ -228,7 +227,7 @@ def sandbox_problem(layout: HostLayout) -> str | None:
             return layout.run_as_problem or (
                 f"the worker runs as root and no unprivileged sandbox user is set ({USER_SETTING}): "
                 "the code under test would run as host root")
-        if not shutil.which("setpriv"):
+        if setpriv_path() is None:
             return "setpriv (util-linux) is not installed: a root worker cannot drop to the sandbox user"
     elif layout.run_as_problem:
         return layout.run_as_problem

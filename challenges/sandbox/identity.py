@@ -28,6 +28,8 @@ from pathlib import Path
 USER_SETTING = "GAUNTLET_SANDBOX_USER"
 DEFAULT_USER = "gauntlet-sandbox"
 FALLBACK_USER = "nobody"
+# Where the trusted helpers are looked up, whatever the worker's own PATH.
+SYSTEM_PATH = "/usr/bin:/bin:/usr/sbin:/sbin"
 CREATE_USER_HINT = f"useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin {DEFAULT_USER}"
 
 
@@ -82,9 +84,13 @@ def resolve_sandbox_user(setting: str | None, *, euid: int) -> tuple[HostUser | 
     return user, None
 
 
+def setpriv_path() -> str | None:
+    return shutil.which("setpriv", path=SYSTEM_PATH)
+
+
 def drop_prefix(user: HostUser) -> list[str]:
     """argv prefix that becomes ``user`` for good before exec'ing the rest (see module docstring)."""
-    setpriv = shutil.which("setpriv") or "setpriv"
+    setpriv = setpriv_path() or "setpriv"
     return [setpriv, f"--reuid={user.uid}", f"--regid={user.gid}", "--clear-groups", "--inh-caps=-all",
             "--no-new-privs", "--"]
 

@@ -115,12 +115,13 @@ def test_groups_of_dead_workers_are_reaped_and_live_ones_kept(roots):
     base = Path(roots.base("pids") or roots.base("memory"))
     dead_pid = 2 ** 22 + 12345  # above pid_max: never a live process
     dead, live = base / f"sbx-{dead_pid}-feedface", base / f"sbx-{os.getpid()}-feedface"
-    dead.mkdir()
-    live.mkdir()
+    dead_probe = base / f"sbx-probe-{dead_pid}-feedface"
+    for path in (dead, live, dead_probe):
+        path.mkdir()
     try:
         reap_stale(base)
-        assert not dead.exists() and live.exists()
+        assert not dead.exists() and not dead_probe.exists() and live.exists()
     finally:
-        for path in (dead, live):
+        for path in (dead, live, dead_probe):
             if path.exists():
                 path.rmdir()
