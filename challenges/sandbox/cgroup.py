@@ -298,7 +298,10 @@ def discover_cgroups(explicit: str | None = None, *, mountinfo: str | None = Non
             return _discover_v2(unified, membership, explicit)
     if any(m.version == 1 for m in mounts):
         return _discover_v1(mounts, membership, explicit)
-    return CgroupDiscovery(None, "no cgroup filesystem with a memory controller is mounted")
+    if unified is not None:
+        return CgroupDiscovery(None, f"cgroup v2 is mounted at {unified.mountpoint} but offers no memory controller "
+                                     "(disabled, or bound to a cgroup v1 hierarchy)")
+    return CgroupDiscovery(None, "no cgroup filesystem is mounted")
 
 
 class RunCgroup:

@@ -70,7 +70,27 @@ def test_mountinfo_escapes_are_decoded():
 
 def test_no_cgroup_filesystem_is_a_clear_reason():
     found = discover_cgroups(mountinfo="30 1 254:0 / / rw - ext4 /dev/vda rw\n", proc_cgroup="0::/\n")
-    assert found.roots is None and found.problem == "no cgroup filesystem with a memory controller is mounted"
+    assert found.roots is None and found.problem == "no cgroup filesystem is mounted"
+
+
+def _real_unified() -> CgroupMount:
+    mounts = [m for m in parse_mounts(Path("/proc/self/mountinfo").read_text()) if m.version == 2]
+    assert mounts, "this host mounts a cgroup v2 hierarchy"
+    return mounts[0]
+
+
+def test_the_real_v2_hierarchy_is_used_only_when_it_offers_memory():
+    """On this host's own cgroup v2 mount, seen alone: used for runs, or refused with the reason."""
+    unified = _real_unified()
+    line = f"26 25 0:23 {unified.root} {unified.mountpoint} rw - cgroup2 cgroup2 rw\n"
+    found = discover_cgroups(mountinfo=line, proc_cgroup=Path("/proc/self/cgroup").read_text())
+    offered = (Path(unified.mountpoint) / "cgroup.controllers").read_text().split()
+    if "memory" in offered:  # a pure v2 host: the worker's group or its parent holds the runs
+        assert found.roots is not None and found.roots.version == 2, found.problem
+    else:  # a hybrid host like CI's: the controllers live in v1 hierarchies
+        assert found.roots is None
+        assert found.problem == (f"cgroup v2 is mounted at {unified.mountpoint} but offers no memory controller "
+                                 "(disabled, or bound to a cgroup v1 hierarchy)")
 
 
 def test_a_relative_explicit_group_is_refused():
