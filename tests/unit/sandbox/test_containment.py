@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import threading
 from pathlib import Path
@@ -44,10 +45,11 @@ def test_plain_command_runs_in_a_copy_of_the_workdir(workdir: Path):
 
 def test_infinite_loop_is_stopped_by_the_cpu_limit(workdir: Path):
     result = run(["python3", "-c", "while True: pass"], workdir=workdir,
-                 limits=Limits(cpu_seconds=1, wall_seconds=10))
+                 limits=Limits(cpu_seconds=1, wall_seconds=20))
+    # Not timed out: the CPU limit fired first. (How much wall time one CPU second takes
+    # depends on how busy the machine is, so the wall time itself is not asserted.)
     assert result.killed_reason == KILLED_CPU
-    assert result.returncode != 0 and not result.timed_out
-    assert result.wall_seconds < 5
+    assert result.returncode == -signal.SIGXCPU and not result.timed_out
 
 
 def test_sleeping_process_is_stopped_by_the_wall_clock(workdir: Path):
