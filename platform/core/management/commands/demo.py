@@ -47,10 +47,14 @@ class Command(BaseCommand):
         env.setdefault("GAUNTLET_ENCRYPTION_KEYS", _ensure_secret(var / "encryption_keys", generate_key))
         # The demo runs the production configuration, minus TLS, which a laptop lacks.
         env["GAUNTLET_DEBUG"] = "1" if debug else "0"
-        if not shutil.which("bwrap") and "GAUNTLET_SANDBOX_ALLOW_UNSAFE" not in env:
+        _ensure_sandbox_user(self.stdout)
+        from challenges.sandbox import check_available
+
+        reason = check_available()
+        if reason and "GAUNTLET_SANDBOX_ALLOW_UNSAFE" not in env:
             self.stderr.write(
-                "WARNING: bubblewrap (bwrap) is not installed, so the demo runs challenge oracles WITHOUT a\n"
-                "sandbox (rlimits only). Install it (Debian: apt-get install bubblewrap) for real isolation.\n"
+                f"WARNING: the sandbox cannot isolate challenge oracles on this machine:\n  {reason}\n"
+                "The demo runs them with whatever isolation remains (see SECURITY.md, section Sandbox).\n"
             )
             env["GAUNTLET_SANDBOX_ALLOW_UNSAFE"] = "1"
         env.setdefault("GAUNTLET_SECURE", "0")
@@ -74,6 +78,18 @@ class Command(BaseCommand):
             # A terminal's Ctrl-C reaches the server too; a signal sent to this process alone must.
             server.send_signal(signal.SIGINT)
             server.wait()
+
+
+def _ensure_sandbox_user(out) -> None:
+    """As root, create the unprivileged user code under test runs as (what .ci/run does)."""
+    from challenges.sandbox.identity import CREATE_USER_HINT, DEFAULT_USER, USER_SETTING
+
+    if os.geteuid() != 0 or os.environ.get(USER_SETTING) or not shutil.which("useradd"):
+        return
+    if subprocess.run(["getent", "passwd", DEFAULT_USER], capture_output=True).returncode == 0:
+        return
+    out.write(f"$ {CREATE_USER_HINT}")
+    subprocess.run(CREATE_USER_HINT.split(), check=False)
 
 
 def _wait_for_port(addr: str, *, timeout: float) -> bool:
