@@ -17,7 +17,7 @@ from django.conf import settings
 
 from challenges.audit.archive import safe_extract
 from challenges.models import ChallengeInstance
-from challenges.oracle_runner import PatchDoesNotApply, check_applies
+from challenges.treeprep import TreeRefused, check_patch_applies
 from core.crypto import unseal
 
 ARCHIVE_TOP = "workspace"
@@ -57,9 +57,10 @@ def workspace_tree(instance: ChallengeInstance) -> Path:
 
 
 def patch_check_applies(*, instance: ChallengeInstance, patch: str) -> None:
+    """Refuse ``patch`` unless it prepares cleanly on a throw-away private copy of the workspace."""
     try:
-        check_applies(workspace_tree(instance), patch)
-    except PatchDoesNotApply as exc:
+        check_patch_applies(workspace_tree(instance), patch)
+    except TreeRefused as exc:
         raise WorkspaceError(exc.code, exc.message) from exc
 
 
