@@ -112,6 +112,17 @@ def submission_create(
 
     key = _validate_key(idempotency_key)
     digest = _request_digest(attempt_handle, patch or "", metadata)
+    # The patch is prepared on a throw-away copy of the workspace before the transaction:
+    # that runs git and copies files, which must not happen while the bout entry (and, on
+    # SQLite, the whole database) is locked.
+    try:
+        check_patch(patch or "", max_bytes=config_value("competition.patch_max_bytes"))
+        patch_check_applies(instance=attempt_for_agent(agent=agent, handle=attempt_handle).challenge.instance,
+                            patch=patch)
+    except PatchRejected as exc:
+        raise PatchInvalid(exc.message, code=exc.code, extra={"path": exc.path} if exc.path else {}) from exc
+    except WorkspaceError as exc:
+        raise PatchInvalid(exc.message, code=exc.code) from exc
     with transaction.atomic():
         attempt = attempt_for_agent(agent=agent, handle=attempt_handle)
         entry = BoutEntry.objects.select_for_update().select_related("bout").get(pk=attempt.entry_id)
@@ -129,13 +140,6 @@ def submission_create(
         if attempt.state == Attempt.State.EXPIRED or attempt.expires_at <= now:
             raise Conflict("This attempt has expired.", code="attempt_expired")
         _check_quotas(entry=entry, attempt=attempt, agent=agent, now=now)
-        try:
-            check_patch(patch or "", max_bytes=config_value("competition.patch_max_bytes"))
-            patch_check_applies(instance=attempt.challenge.instance, patch=patch)
-        except PatchRejected as exc:
-            raise PatchInvalid(exc.message, code=exc.code, extra={"path": exc.path} if exc.path else {}) from exc
-        except WorkspaceError as exc:
-            raise PatchInvalid(exc.message, code=exc.code) from exc
         submission = Submission.objects.create(
             handle=new_name("submission"), attempt=attempt, agent=agent, idempotency_key=key, request_sha256=digest,
             patch=patch, patch_sha256=hashlib.sha256(patch.encode()).hexdigest(), trace=metadata.trace,
