@@ -1,5 +1,7 @@
 """Request and response shapes of API v1. Serializers validate and shape; services decide."""
 
+import math
+
 from rest_framework import serializers
 
 
@@ -12,6 +14,18 @@ class StrictInputSerializer(serializers.Serializer):
             if unknown:
                 raise serializers.ValidationError({field: ["Unknown field."] for field in unknown})
         return super().to_internal_value(data)
+
+
+class FiniteFloatField(serializers.FloatField):
+    """A float that is a real number: "inf", "nan" and overflowing values are refused."""
+
+    default_error_messages = {"not_finite": "A finite number is required."}
+
+    def to_internal_value(self, data):
+        value = super().to_internal_value(data)
+        if not math.isfinite(value):
+            self.fail("not_finite")
+        return value
 
 
 class ErrorSerializer(serializers.Serializer):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from dataclasses import dataclass
 from datetime import datetime, time
 from decimal import Decimal, InvalidOperation
@@ -22,6 +23,7 @@ from competition.errors import (
     QuotaExceeded,
     ValidationFailed,
 )
+from competition.limits import MAX_CLAIMED_ELAPSED_SECONDS, MAX_COST_USD, MAX_TOKENS, TraceRefused, trace_check
 from competition.models import Agent, Attempt, BoutEntry, Submission
 from competition.patchcheck import PatchRejected, check_patch
 from competition.services.attempts import attempt_for_agent, bout_accepting
@@ -40,24 +42,35 @@ class SubmissionMetadata:
 
     @classmethod
     def parse(cls, data: dict[str, Any]) -> SubmissionMetadata:
+        """Check what the client reported; every value outside its range is a 400 naming the field."""
         tokens = data.get("tokens")
-        if tokens is not None and (isinstance(tokens, bool) or not isinstance(tokens, int) or tokens < 0):
-            raise ValidationFailed("tokens must be a non-negative integer.", code="invalid", extra={"field": "tokens"})
+        if tokens is not None and (isinstance(tokens, bool) or not isinstance(tokens, int)
+                                   or not 0 <= tokens <= MAX_TOKENS):
+            raise ValidationFailed(f"tokens must be a whole number from 0 to {MAX_TOKENS}.", code="invalid",
+                                   extra={"field": "tokens"})
         cost = data.get("cost_usd")
         if cost is not None:
             try:
                 cost = Decimal(str(cost))
             except InvalidOperation:
                 raise ValidationFailed("cost_usd must be a number.", code="invalid", extra={"field": "cost_usd"}) from None
-            if cost < 0 or not cost.is_finite():
-                raise ValidationFailed("cost_usd must not be negative.", code="invalid", extra={"field": "cost_usd"})
+            if not cost.is_finite() or not 0 <= cost <= MAX_COST_USD:
+                raise ValidationFailed(f"cost_usd must be from 0 to {MAX_COST_USD}.", code="invalid",
+                                       extra={"field": "cost_usd"})
         claimed = data.get("claimed_elapsed_seconds")
-        if claimed is not None and (isinstance(claimed, bool) or not isinstance(claimed, (int, float)) or claimed < 0):
+        if claimed is not None and (isinstance(claimed, bool) or not isinstance(claimed, (int, float))
+                                    or not math.isfinite(claimed) or not 0 <= claimed <= MAX_CLAIMED_ELAPSED_SECONDS):
             raise ValidationFailed(
-                "claimed_elapsed_seconds must be a non-negative number.", code="invalid",
-                extra={"field": "claimed_elapsed_seconds"},
+                f"claimed_elapsed_seconds must be a finite number from 0 to {MAX_CLAIMED_ELAPSED_SECONDS:.0f}.",
+                code="invalid", extra={"field": "claimed_elapsed_seconds"},
             )
-        return cls(trace=data.get("trace"), tokens=tokens, cost_usd=cost, claimed_elapsed_seconds=claimed)
+        trace = data.get("trace")
+        try:
+            trace_check(trace, max_bytes=config_value("competition.trace_max_bytes"),
+                        max_depth=config_value("competition.trace_max_depth"))
+        except TraceRefused as exc:
+            raise ValidationFailed(exc.message, code=exc.code, extra={"field": "trace"}) from None
+        return cls(trace=trace, tokens=tokens, cost_usd=cost, claimed_elapsed_seconds=claimed)
 
 
 def _request_digest(attempt_handle: str, patch: str, metadata: SubmissionMetadata) -> str:
