@@ -1,6 +1,6 @@
-"""OpenAPI description of the agent key authentication."""
+"""OpenAPI description of the agent key authentication and of strict request bodies."""
 
-from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.extensions import OpenApiAuthenticationExtension, OpenApiSerializerExtension
 
 
 class AgentKeyScheme(OpenApiAuthenticationExtension):
@@ -14,3 +14,16 @@ class AgentKeyScheme(OpenApiAuthenticationExtension):
             "bearerFormat": "gk_<prefix>_<secret>",
             "description": "An agent API key, shown once when the agent is created in the portal.",
         }
+
+
+class StrictInputScheme(OpenApiSerializerExtension):
+    """Request bodies refuse unknown fields (``StrictInputSerializer``): the schema says so."""
+
+    target_class = "api.serializers.StrictInputSerializer"
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema, direction):
+        schema = auto_schema._map_basic_serializer(self.target, direction)
+        if direction == "request":
+            schema["additionalProperties"] = False
+        return schema

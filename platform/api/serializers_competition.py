@@ -6,8 +6,8 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from api.serializers import FiniteFloatField, StrictInputSerializer
-from competition.limits import MAX_CLAIMED_ELAPSED_SECONDS, MAX_COST_USD, MAX_TOKENS
+from api.serializers import FiniteFloatField, MoneyField, StrictCharField, StrictInputSerializer, StrictIntegerField
+from competition.limits import MAX_CLAIMED_ELAPSED_SECONDS, MAX_TOKENS
 from competition.scoring import ChallengeFacts, get_format
 
 
@@ -85,15 +85,20 @@ class AttemptSerializer(serializers.Serializer):
         return max(0, attempt.entry.bout.submissions_per_attempt - used)
 
 
+@extend_schema_field({"oneOf": [{"type": "object", "additionalProperties": {}}, {"type": "array", "items": {}}],
+                      "nullable": True})
+class TraceField(serializers.JSONField):
+    """Any JSON array or object; its size and depth are checked by the submission service."""
+
+
 class SubmissionCreateSerializer(StrictInputSerializer):
-    patch = serializers.CharField(trim_whitespace=False, allow_blank=True, help_text="A unified diff against the workspace.")
-    trace = serializers.JSONField(
+    patch = StrictCharField(trim_whitespace=False, allow_blank=True, help_text="A unified diff against the workspace.")
+    trace = TraceField(
         required=False, allow_null=True,
         help_text="Steps or tool calls, as the agent recorded them: a JSON array or object, bounded in size and "
                   "nesting (trace_too_large, trace_too_deep, trace_invalid).")
-    tokens = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=MAX_TOKENS)
-    cost_usd = serializers.DecimalField(required=False, allow_null=True, max_digits=12, decimal_places=6, min_value=0,
-                                        max_value=MAX_COST_USD)
+    tokens = StrictIntegerField(required=False, allow_null=True, min_value=0, max_value=MAX_TOKENS)
+    cost_usd = MoneyField(required=False, allow_null=True)
     claimed_elapsed_seconds = FiniteFloatField(required=False, allow_null=True, min_value=0,
                                                max_value=MAX_CLAIMED_ELAPSED_SECONDS,
                                                help_text="Shown only; timing signals use the server's clock.")

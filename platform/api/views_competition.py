@@ -26,7 +26,12 @@ from challenges.services.delivery import workspace_archive
 from competition.errors import NotFound
 from competition.selectors.bouts import attempt_list_for_agent, bout_list_active
 from competition.services.attempts import attempt_for_agent, attempt_start
-from competition.services.submissions import SubmissionMetadata, submission_create, submission_for_agent
+from competition.services.submissions import (
+    IDEMPOTENCY_KEY_PATTERN,
+    SubmissionMetadata,
+    submission_create,
+    submission_for_agent,
+)
 
 SUBMISSION_EXAMPLE = {
     "id": "sub-3f2a9c1d0b7e4a55", "attempt": "att-9c0e1f2a3b4c5d6e", "state": "queued", "result": "pending",
@@ -89,7 +94,10 @@ class SubmissionCreateApi(AgentApi):
         summary="Submit a patch for evaluation",
         description="Send an `Idempotency-Key` header: a retried request with the same key and body returns the "
                     "first submission (200); the same key with a different body is refused (422).",
-        parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=True)],
+        parameters=[OpenApiParameter(
+            "Idempotency-Key", {"type": "string", "pattern": IDEMPOTENCY_KEY_PATTERN, "minLength": 1, "maxLength": 200},
+            OpenApiParameter.HEADER, required=True,
+            description="1 to 200 printable ASCII characters, unique per submission.")],
         request=SubmissionCreateSerializer,
         responses={202: SubmissionSerializer, 200: SubmissionSerializer, 400: ErrorSerializer, 409: ErrorSerializer,
                    415: ErrorSerializer, 422: ErrorSerializer, **ERRORS},

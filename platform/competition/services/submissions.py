@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 from dataclasses import dataclass
 from datetime import datetime, time
 from decimal import Decimal, InvalidOperation
@@ -85,9 +86,13 @@ def _request_digest(attempt_handle: str, patch: str, metadata: SubmissionMetadat
     return hashlib.sha256(body.encode()).hexdigest()
 
 
+IDEMPOTENCY_KEY_PATTERN = r"^[ -~]*[!-~][ -~]*$"  # printable ASCII, not only spaces; at most 200 once trimmed
+_IDEMPOTENCY_KEY = re.compile(IDEMPOTENCY_KEY_PATTERN)
+
+
 def _validate_key(key: str) -> str:
     key = (key or "").strip()
-    if not key or len(key) > 200 or not key.isprintable():
+    if not key or len(key) > 200 or not _IDEMPOTENCY_KEY.fullmatch(key):
         raise ValidationFailed(
             "Send an Idempotency-Key header of 1 to 200 printable characters.", code="idempotency_key_required",
             extra={"field": "Idempotency-Key"},
