@@ -4,7 +4,8 @@ Refuses, with a stable code each: an empty patch, one over the size limit, binar
 content, a path that is absolute, leaves the workspace or names ``.git``
 (``patch_path_outside``) or is malformed (``patch_path_invalid``), and a mode that is not
 a regular file's (``patch_symlink``, ``patch_submodule``, ``patch_mode_invalid``; modes are
-read as git reads them, so ``0120000`` and ``120000 `` are symlinks too).
+read as git reads them, so ``0120000`` and ``120000 `` are symlinks too), and a rename or copy
+from such a path (``patch_copy_source``).
 
 This is not the security boundary: it reads the text line by line and cannot see, say,
 a quoted name the way git does. The boundary is ``challenges.treeprep``, which lets git
@@ -24,7 +25,7 @@ _GIT_HEADER = re.compile(r"^diff --git (?P<a>\S+) (?P<b>\S+)$")
 _MODE = re.compile(r"^(new file mode|deleted file mode|old mode|new mode) (?P<mode>\S+)\s*$")
 _INDEX_MODE = re.compile(r"^index [0-9a-fA-F]+\.\.[0-9a-fA-F]+ (?P<mode>\S+)\s*$")
 _REGULAR_MODES = {0o100644, 0o100755}
-_RENAME = re.compile(r"^(rename|copy) (from|to) (?P<path>.+)$")
+_RENAME = re.compile(r"^(rename|copy) (from|to) (?P<path>.+)$")  # group 2: "from" or "to"
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,13 @@ def check_patch(text: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> list[str]:
         elif (match := _MODE.match(line)) or (match := _INDEX_MODE.match(line)):
             _check_mode(match.group("mode"))
         elif match := _RENAME.match(line):
-            _check_path(match.group("path"))
+            try:
+                _check_path(match.group("path"))
+            except PatchRejected as exc:
+                if match.group(2) != "from":
+                    raise
+                raise PatchRejected("patch_copy_source", "A rename or copy starts from a path that is not a file of "
+                                                         "the workspace.", exc.path) from None
         elif line.startswith(("--- ", "+++ ")) and (match := _HEADER.match(line)):
             path = _check_path(match.group("path"))
             if path != "/dev/null" and path not in touched:

@@ -42,7 +42,9 @@ def test_new_file_from_dev_null_is_fine():
         ("diff --git a/x.bin b/x.bin\nGIT binary patch\nliteral 3\n", "patch_binary"),
         ("Binary files a/x and b/x differ\n", "patch_binary"),
         ("just some words\n", "patch_malformed"),
-        ("diff --git a/a b/b\nrename from ../../etc\nrename to b\n", "patch_path_outside"),
+        ("diff --git a/a b/b\nrename from ../../etc\nrename to b\n", "patch_copy_source"),
+        ("diff --git a/a b/b\ncopy from /etc/passwd\ncopy to b\n", "patch_copy_source"),
+        ("diff --git a/a b/b\ncopy from a\ncopy to ../b\n", "patch_path_outside"),
     ],
 )
 def test_bad_patches_are_refused_with_stable_codes(patch, code):
