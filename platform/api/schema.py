@@ -1,8 +1,8 @@
-"""OpenAPI: the agent key authentication scheme and the API overview."""
+"""OpenAPI: the agent key authentication scheme, strict request bodies and the API overview."""
 
 from pathlib import Path
 
-from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.extensions import OpenApiAuthenticationExtension, OpenApiSerializerExtension
 
 
 class AgentKeyScheme(OpenApiAuthenticationExtension):
@@ -29,3 +29,16 @@ def describe_api(result, generator, request, public):
     """
     result.setdefault("info", {})["description"] = OVERVIEW.read_text(encoding="utf-8")
     return result
+
+
+class StrictInputScheme(OpenApiSerializerExtension):
+    """Request bodies refuse unknown fields (``StrictInputSerializer``): the schema says so."""
+
+    target_class = "api.serializers.StrictInputSerializer"
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema, direction):
+        schema = auto_schema._map_basic_serializer(self.target, direction)
+        if direction == "request":
+            schema["additionalProperties"] = False
+        return schema

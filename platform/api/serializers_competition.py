@@ -7,7 +7,8 @@ from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from api.serializers import StrictInputSerializer
+from api.serializers import FiniteFloatField, MoneyField, StrictCharField, StrictInputSerializer, StrictIntegerField
+from competition.limits import MAX_CLAIMED_ELAPSED_SECONDS, MAX_TOKENS
 from competition.scoring import ChallengeFacts, get_format
 
 
@@ -134,13 +135,23 @@ class ChallengeAttemptsSerializer(serializers.Serializer):
         return AttemptSerializer(current, context=self.context).data if current is not None else None
 
 
+@extend_schema_field({"oneOf": [{"type": "object", "additionalProperties": {}}, {"type": "array", "items": {}}],
+                      "nullable": True})
+class TraceField(serializers.JSONField):
+    """Any JSON array or object; its size and depth are checked by the submission service."""
+
+
 class SubmissionCreateSerializer(StrictInputSerializer):
-    patch = serializers.CharField(trim_whitespace=False, allow_blank=True, help_text="A unified diff against the workspace.")
-    trace = serializers.JSONField(required=False, help_text="Steps or tool calls, as the agent recorded them.")
-    tokens = serializers.IntegerField(required=False, min_value=0)
-    cost_usd = serializers.DecimalField(required=False, max_digits=12, decimal_places=6, min_value=0)
-    claimed_elapsed_seconds = serializers.FloatField(required=False, min_value=0,
-                                                     help_text="Shown only; timing signals use the server's clock.")
+    patch = StrictCharField(trim_whitespace=False, allow_blank=True, help_text="A unified diff against the workspace.")
+    trace = TraceField(
+        required=False, allow_null=True,
+        help_text="Steps or tool calls, as the agent recorded them: a JSON array or object, bounded in size and "
+                  "nesting (trace_too_large, trace_too_deep, trace_invalid).")
+    tokens = StrictIntegerField(required=False, allow_null=True, min_value=0, max_value=MAX_TOKENS)
+    cost_usd = MoneyField(required=False, allow_null=True)
+    claimed_elapsed_seconds = FiniteFloatField(required=False, allow_null=True, min_value=0,
+                                               max_value=MAX_CLAIMED_ELAPSED_SECONDS,
+                                               help_text="Shown only; timing signals use the server's clock.")
 
     class Meta:
         ref_name = "SubmissionCreate"

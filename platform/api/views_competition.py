@@ -31,7 +31,12 @@ from challenges.services.delivery import workspace_archive
 from competition.errors import NotFound
 from competition.selectors.bouts import attempt_list_for_agent, attempt_list_on_challenge, bout_list_active
 from competition.services.attempts import attempt_abandon, attempt_for_agent, attempt_start
-from competition.services.submissions import SubmissionMetadata, submission_create, submission_for_agent
+from competition.services.submissions import (
+    IDEMPOTENCY_KEY_PATTERN,
+    SubmissionMetadata,
+    submission_create,
+    submission_for_agent,
+)
 
 
 class BoutListApi(AgentApi):
@@ -210,8 +215,10 @@ class SubmissionCreateApi(AgentApi):
         operation_id="submission_create",
         summary="Submit a patch for evaluation",
         description=SUBMISSION_CREATE_DESCRIPTION,
-        parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=True,
-                                     description="A unique string per intended submission; reuse it only to retry.")],
+        parameters=[OpenApiParameter(
+            "Idempotency-Key", {"type": "string", "pattern": IDEMPOTENCY_KEY_PATTERN, "minLength": 1, "maxLength": 200},
+            OpenApiParameter.HEADER, required=True,
+            description="1 to 200 printable ASCII characters, unique per intended submission; reuse it only to retry.")],
         request=SubmissionCreateSerializer,
         responses={
             202: OpenApiResponse(SubmissionSerializer, description="Accepted; `Location` names the submission."),

@@ -8,7 +8,6 @@ of attempts behind it. Unknown and scheduled bouts answer the same 404.
 
 from __future__ import annotations
 
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
@@ -139,15 +138,15 @@ class CostSerializer(serializers.Serializer):
     class Meta:
         ref_name = "ReportCost"
 
-    @extend_schema_field(OpenApiTypes.DECIMAL)
+    @extend_schema_field(serializers.DecimalField(max_digits=20, decimal_places=6, allow_null=True))
     def get_total_usd(self, cost) -> str | None:
         return str(cost.total_usd) if cost.status == CostStatus.REPORTED else None
 
-    @extend_schema_field(OpenApiTypes.DECIMAL)
+    @extend_schema_field(serializers.DecimalField(max_digits=20, decimal_places=6, allow_null=True))
     def get_reported_sum_usd(self, cost) -> str | None:
         return str(cost.total_usd) if cost.reported else None
 
-    @extend_schema_field(OpenApiTypes.INT)
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_total_tokens(self, cost) -> int | None:
         return cost.total_tokens if cost.tokens_reported else None
 

@@ -38,15 +38,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--addr", default="127.0.0.1:8000")
         parser.add_argument("--no-serve", action="store_true", help="prepare everything but do not start servers")
-        parser.add_argument("--debug", action="store_true", help="run the servers with GAUNTLET_DEBUG=1")
 
-    def handle(self, *args, addr: str, no_serve: bool, debug: bool, **options):
-        var = settings.VAR_DIR
-        env = os.environ.copy()
-        env.setdefault("GAUNTLET_SECRET_KEY", _ensure_secret(var / "secret_key", get_random_secret_key))
-        env.setdefault("GAUNTLET_ENCRYPTION_KEYS", _ensure_secret(var / "encryption_keys", generate_key))
-        # The demo runs the production configuration, minus TLS, which a laptop lacks.
-        env["GAUNTLET_DEBUG"] = "1" if debug else "0"
+    def handle(self, *args, addr: str, no_serve: bool, **options):
+        env = server_environment(os.environ, settings.VAR_DIR)
         _ensure_sandbox_user(self.stdout)
         from challenges.sandbox import check_available
 
@@ -57,7 +51,6 @@ class Command(BaseCommand):
                 "The demo runs them with whatever isolation remains (see SECURITY.md, section Sandbox).\n"
             )
             env["GAUNTLET_SANDBOX_ALLOW_UNSAFE"] = "1"
-        env.setdefault("GAUNTLET_SECURE", "0")
         manage = [sys.executable, str(settings.BASE_DIR / "manage.py")]
         for step in (["migrate", "--noinput"], ["collectstatic", "--noinput", "-v", "0"], ["demo_seed"]):
             self.stdout.write(f"$ manage.py {' '.join(step)}")
@@ -90,6 +83,20 @@ def _ensure_sandbox_user(out) -> None:
         return
     out.write(f"$ {CREATE_USER_HINT}")
     subprocess.run(CREATE_USER_HINT.split(), check=False)
+
+
+def server_environment(environ, var: Path) -> dict[str, str]:
+    """The environment of the processes the demo starts: the production configuration minus TLS.
+
+    DEBUG is always off for them, whatever the demo command itself runs with: the web server
+    is what agents talk to, and no debug page or URL map may ever reach an agent.
+    """
+    env = dict(environ)
+    env.setdefault("GAUNTLET_SECRET_KEY", _ensure_secret(var / "secret_key", get_random_secret_key))
+    env.setdefault("GAUNTLET_ENCRYPTION_KEYS", _ensure_secret(var / "encryption_keys", generate_key))
+    env["GAUNTLET_DEBUG"] = "0"
+    env.setdefault("GAUNTLET_SECURE", "0")  # a laptop has no TLS
+    return env
 
 
 def _wait_for_port(addr: str, *, timeout: float) -> bool:
