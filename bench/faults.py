@@ -49,16 +49,21 @@ CLUSTER_NAME = "bench-faults"
 INSTANCES = (("rate-limiter", "python"), ("config-coercion", "python"), ("rate-limiter", "javascript"))
 SPARE_TEMPLATES = ("paged-listing-cache", "booking-ledger", "invoice-rounding")
 KIND_WEIGHTS = {"gold": 0.4, "wrong": 0.3, "noop": 0.3}
-# Which process a fault hits (the broker restart is separate and happens once).
 FAILURES = ("lost", "double_counted", "stuck", "wrong_verdicts", "open_evaluations")
-FAULT_WEIGHTS = {"worker": 0.72, "pusher": 0.08, "monitor": 0.08, "sentinel": 0.06, "cluster": 0.06}
+# Which process a kill hits; crashes of the sentinel or of the whole cluster come at their
+# own, slower rate, and the broker restart happens once.
+KILL_WEIGHTS = {"worker": 0.8, "pusher": 0.1, "monitor": 0.1}
+CRASH_WEIGHTS = {"sentinel": 0.5, "cluster": 0.5}
 
 
 def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.faults", description=__doc__.split("\n\n")[0])
     parser.add_argument("--evaluations", type=int, help="submissions to evaluate (default 1000; 120 with --sqlite)")
-    parser.add_argument("--fault-every", type=float, default=6.0,
-                        help="mean seconds between faults (exponentially distributed); 0 for none")
+    parser.add_argument("--kill-every", type=float, default=5.0,
+                        help="mean seconds between SIGKILLs of a worker, the pusher or the monitor "
+                             "(exponentially distributed); 0 for none")
+    parser.add_argument("--crash-every", type=float, default=90.0,
+                        help="mean seconds between crashes of the sentinel or the whole cluster; 0 for none")
     parser.add_argument("--workers", type=int, default=3, help="q2 workers in the cluster")
     parser.add_argument("--agents", type=int, default=24, help="competing agents")
     parser.add_argument("--concurrency", type=int, default=2, help="evaluations in flight per agent (bout quota)")
@@ -229,50 +234,66 @@ class Faults(threading.Thread):
     """Injects faults at exponentially distributed intervals until told to stop; keeps
     the cluster supervised throughout."""
 
-    def __init__(self, *, cluster: Cluster, redis: RedisServer | None, rng: random.Random, every: float,
-                 broker_restart_due, log: FaultLog):
+    def __init__(self, *, cluster: Cluster, redis: RedisServer | None, rng: random.Random, kill_every: float,
+                 crash_every: float, broker_restart_due, log: FaultLog):
         super().__init__(daemon=True)
-        self.cluster, self.redis, self.rng, self.every = cluster, redis, rng, every
+        self.cluster, self.redis, self.rng = cluster, redis, rng
+        self.kill_every, self.crash_every = kill_every, crash_every
         self.broker_restart_due = broker_restart_due
         self.log = log
         self.stop_faults = threading.Event()
         self.stop_supervising = threading.Event()
 
     def run(self) -> None:
-        next_fault = time.monotonic() + self._interval()
+        next_kill, next_crash = time.monotonic() + self._after(self.kill_every), time.monotonic() + self._after(
+            self.crash_every)
         while not self.stop_supervising.is_set():
             self.cluster.supervise()
             now = time.monotonic()
             if not self.stop_faults.is_set():
                 if self.redis is not None and not self.log.broker_restarts and self.broker_restart_due():
                     self._restart_broker()
-                if self.every > 0 and now >= next_fault:
-                    self._fault()
-                    next_fault = now + self._interval()
+                if now >= next_kill:
+                    self._kill(self.rng.choices(list(KILL_WEIGHTS), weights=list(KILL_WEIGHTS.values()))[0])
+                    next_kill = now + self._after(self.kill_every)
+                if now >= next_crash:
+                    self._crash(self.rng.choices(list(CRASH_WEIGHTS), weights=list(CRASH_WEIGHTS.values()))[0])
+                    next_crash = now + self._after(self.crash_every)
             time.sleep(0.2)
 
-    def _interval(self) -> float:
-        return self.rng.expovariate(1 / self.every) if self.every > 0 else float("inf")
+    def _after(self, mean: float) -> float:
+        return self.rng.expovariate(1 / mean) if mean > 0 else float("inf")
 
-    def _fault(self) -> None:
-        kind = self.rng.choices(list(FAULT_WEIGHTS), weights=list(FAULT_WEIGHTS.values()))[0]
+    def _kill(self, role: str) -> None:
+        candidates = self.cluster.processes()[role]
+        if not candidates:
+            return
+        pid = self.rng.choice(candidates)
+        busy = role == "worker" and " processing " in _proc_title(pid)
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            return
+        self.log.busy_worker_kills += busy
+        self.log.kills[role] += 1
+        self.log.last_fault = time.monotonic()
+
+    def _crash(self, kind: str) -> None:
         if kind == "cluster":
             self.cluster.kill_group()  # the whole machine or container dies at once
             self.cluster.start()
             self.cluster.restarts += 1
         else:
-            candidates = self.cluster.processes()[kind]
-            if not candidates:
-                return
-            pid = self.rng.choice(candidates)
-            busy = kind == "worker" and " processing " in _proc_title(pid)
+            self._kill_pid(self.cluster.processes()["sentinel"])  # the supervisor restarts what is left
+        self.log.kills[kind] += 1
+        self.log.last_fault = time.monotonic()
+
+    def _kill_pid(self, pids: list[int]) -> None:
+        for pid in pids:
             try:
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
-                return
-            self.log.busy_worker_kills += busy
-        self.log.kills[kind] += 1
-        self.log.last_fault = time.monotonic()
+                pass
 
     def _restart_broker(self) -> None:
         import redis
@@ -372,8 +393,10 @@ def _agents(count: int):
             for i in range(count)]
 
 
-def _feed(*, bout, agents, patches, args, rng: random.Random, created: list, progress) -> dict[int, str]:
-    """Submit as agents do: each keeps at most its quota of evaluations in flight."""
+def _feed(*, bout, agents, patches, args, rng: random.Random, created: list, progress,
+          give_up_after: float) -> dict[int, str]:
+    """Submit as agents do: each keeps at most its quota of evaluations in flight. Stops
+    early if no agent could submit for ``give_up_after`` seconds (every slot stuck)."""
     from django.db.models import Count
 
     from competition.errors import QuotaExceeded
@@ -385,7 +408,8 @@ def _feed(*, bout, agents, patches, args, rng: random.Random, created: list, pro
     attempts = {}
     expected: dict[int, str] = {}
     in_flight_states = [Submission.State.QUEUED, Submission.State.RUNNING]
-    while len(expected) < args.evaluations:
+    last_submitted = time.monotonic()
+    while len(expected) < args.evaluations and time.monotonic() - last_submitted < give_up_after:
         busy = dict(Submission.objects.filter(state__in=in_flight_states).values_list("agent")
                     .annotate(n=Count("pk")).values_list("agent", "n"))
         for agent in agents:
@@ -407,6 +431,7 @@ def _feed(*, bout, agents, patches, args, rng: random.Random, created: list, pro
                 continue
             expected[submission.pk] = verdict
             created.append(submission.pk)
+            last_submitted = time.monotonic()
         progress()
         time.sleep(0.25)
     return expected
@@ -549,7 +574,8 @@ def main() -> None:
         cluster.start()
         created: list[int] = []
         log = FaultLog()
-        faults = Faults(cluster=cluster, redis=redis_server, rng=random.Random(rng.random()), every=args.fault_every,
+        faults = Faults(cluster=cluster, redis=redis_server, rng=random.Random(rng.random()),
+                        kill_every=args.kill_every, crash_every=args.crash_every,
                         broker_restart_due=lambda: len(created) >= args.broker_restart_at * args.evaluations, log=log)
         started = time.monotonic()
         faults.start()
@@ -563,7 +589,7 @@ def main() -> None:
                       f"kills {sum(log.kills.values())}  cluster restarts {cluster.restarts}", flush=True)
 
         expected = _feed(bout=bout, agents=agents, patches=patches, args=args, rng=rng, created=created,
-                         progress=progress)
+                         progress=progress, give_up_after=bound)
         faults.stop_faults.set()
         fed = time.monotonic()
 
@@ -592,6 +618,7 @@ def main() -> None:
         print("details:", json.dumps(details, default=str), flush=True)
         summary = {
             "evaluations": len(expected),
+            "fed_all": len(expected) == args.evaluations,
             **{k: report.pop(k) for k in FAILURES},
             "kills": sum(log.kills.values()),
             "kills_by_process": dict(log.kills),
@@ -606,7 +633,8 @@ def main() -> None:
             "evaluations_per_minute": round(len(expected) / busy_seconds * 60, 1),
             "database": connection.vendor,
             "broker": "redis" if redis_server else "orm",
-            "workers": args.workers, "agents": args.agents, "fault_every_s": args.fault_every, "seed": args.seed,
+            "workers": args.workers, "agents": args.agents, "kill_every_s": args.kill_every,
+            "crash_every_s": args.crash_every, "seed": args.seed,
             "machine": {"cpus": os.cpu_count(), "load_average": [round(x, 2) for x in os.getloadavg()]},
         }
         keep = any(summary[k] for k in FAILURES)
