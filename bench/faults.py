@@ -59,10 +59,10 @@ CRASH_WEIGHTS = {"sentinel": 0.5, "cluster": 0.5}
 def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.faults", description=__doc__.split("\n\n")[0])
     parser.add_argument("--evaluations", type=int, help="submissions to evaluate (default 1000; 120 with --sqlite)")
-    parser.add_argument("--kill-every", type=float, default=5.0,
+    parser.add_argument("--kill-every", type=float, default=15.0,
                         help="mean seconds between SIGKILLs of a worker, the pusher or the monitor "
                              "(exponentially distributed); 0 for none")
-    parser.add_argument("--crash-every", type=float, default=90.0,
+    parser.add_argument("--crash-every", type=float, default=150.0,
                         help="mean seconds between crashes of the sentinel or the whole cluster; 0 for none")
     parser.add_argument("--workers", type=int, default=3, help="q2 workers in the cluster")
     parser.add_argument("--agents", type=int, default=24, help="competing agents")
