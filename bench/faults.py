@@ -653,7 +653,10 @@ def main() -> None:
             from django.db import connections
 
             connections.close_all()
-            _postgres_database(create=False)
+            if keep:
+                print(f"database {DATABASE_NAME} kept; the next run replaces it", flush=True)
+            else:
+                _postgres_database(create=False)
         if not keep:
             shutil.rmtree(var, ignore_errors=True)
 
