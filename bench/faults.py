@@ -528,7 +528,9 @@ def _check(*, bout, expected: dict[int, str], redis_url: str | None, stuck_after
         "details": {"applied_twice": applied_twice[:10], "wrong": [(s.pk, s.result, expected[s.pk], s.result_reason)
                                                                    for s in wrong[:10]],
                     "not_done": [(s.pk, s.state, s.evaluation_tries) for s in not_done[:10]],
-                    "points_mismatch": points_mismatch[:10]},
+                    "points_mismatch": points_mismatch[:10],
+                    "open_runs": list(runs.filter(finished_at__isnull=True)
+                                      .values_list("submission_id", "started_at", "submission__state")[:10])},
     }
 
 
