@@ -124,15 +124,21 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "gauntlet"}}
 
+_q_workers = env_int("GAUNTLET_Q_WORKERS", 2)
 Q_CLUSTER = {
     "name": env_str("GAUNTLET_Q_NAME", "gauntlet"),
-    "workers": env_int("GAUNTLET_Q_WORKERS", 2),
-    # A task may run for `timeout` seconds; the broker re-offers it after `retry` seconds,
+    "workers": _q_workers,
+    # A task may run for `timeout` seconds; the ORM broker re-offers it after `retry` seconds,
     # which must be longer, or a slow task would be handed to a second worker while alive.
+    # Redis hands a task out once and never again: a task lost with its worker is recovered
+    # from the database by the evaluation reaper (competition.services.evaluation).
     "timeout": env_int("GAUNTLET_Q_TIMEOUT", 300),
     "retry": env_int("GAUNTLET_Q_RETRY", 360),
     "max_attempts": env_int("GAUNTLET_Q_MAX_ATTEMPTS", 3),
-    "queue_limit": 50,
+    # Tasks a cluster takes from the broker ahead of its workers live in its memory, and a
+    # crash loses them (the reaper re-queues evaluations after its bound): one waiting task
+    # per worker keeps the rest in the broker, for this cluster's replacement or another.
+    "queue_limit": _q_workers,
     "bulk": 1,
     "save_limit": 1000,
     "catch_up": False,

@@ -3,14 +3,22 @@
 A submission is claimed by a single conditional UPDATE (queued -> running), so however
 often its task is delivered, only one run counts; the reaper re-queues runs that died
 and gives up, with a reason, after a bounded number of tries.
+
+The database, not the broker, is the record of what remains to be done: a task lost
+with a killed worker, a crashed cluster or a restarted Redis (which hands each task out
+once, without acknowledgement, and may keep its list only in memory) leaves its
+submission queued or running, and the reaper re-queues it once it is older than the
+stuck bound.
 """
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -21,6 +29,10 @@ from core.queue import enqueue_on_commit
 from core.services import actor_or_none, audit_event_record
 
 R = Submission.Result
+logger = logging.getLogger(__name__)
+# django-q2's guard kills a worker a few seconds after its task timeout; a run is not
+# presumed lost before that has had time to happen.
+TIMEOUT_MARGIN_SECONDS = 30
 
 
 def submission_evaluate(*, submission_id: int, trigger: str = "submission", requested_by_id: int | None = None) -> str:
@@ -37,7 +49,13 @@ def submission_evaluate(*, submission_id: int, trigger: str = "submission", requ
     evaluation = Evaluation.objects.create(
         submission=submission, trigger=trigger, requested_by_id=requested_by_id, started_at=started
     )
-    outcome = oracle_run(instance=submission.attempt.challenge.instance, patch=submission.patch)
+    try:
+        outcome = oracle_run(instance=submission.attempt.challenge.instance, patch=submission.patch)
+    except BaseException as exc:
+        # Includes the task timeout (a SystemExit). The claim stays: the reaper re-queues
+        # the submission after its bound and counts this try; the run's record is closed.
+        _evaluation_close(evaluation.pk, reason=f"run failed: {type(exc).__name__}")
+        raise
     with transaction.atomic():
         current = Submission.objects.select_for_update().get(pk=submission_id)
         evaluation.finished_at = timezone.now()
@@ -59,6 +77,14 @@ def submission_evaluate(*, submission_id: int, trigger: str = "submission", requ
         ])
         _apply_to_score(current, previous=previous, trigger=trigger, requested_by_id=requested_by_id)
     return outcome.result
+
+
+def _evaluation_close(evaluation_id: int, *, reason: str) -> None:
+    try:
+        Evaluation.objects.filter(pk=evaluation_id, finished_at__isnull=True).update(
+            finished_at=timezone.now(), result=R.ERROR, reason=reason[:200])
+    except DatabaseError:
+        logger.warning("could not close evaluation %s (%s); the reaper will", evaluation_id, reason)
 
 
 def _apply_to_score(submission: Submission, *, previous: str, trigger: str, requested_by_id: int | None) -> None:
@@ -93,10 +119,14 @@ def submissions_rescore(*, submissions, by: AbstractBaseUser | None, reason: str
     differs, with an event naming this rescore.
     """
     ids = list(submissions.filter(state=Submission.State.DONE).values_list("pk", flat=True))
-    Submission.objects.filter(pk__in=ids).update(state=Submission.State.QUEUED)
+    # A fresh round of tries, stamped now: the reaper measures a queued submission's wait
+    # from its last queueing, and must neither re-queue nor abandon a rescore at once.
+    Submission.objects.filter(pk__in=ids).update(
+        state=Submission.State.QUEUED, evaluation_tries=0, evaluation_started_at=timezone.now())
     by_id = actor_or_none(by).pk if actor_or_none(by) else None
     for submission_id in ids:
-        enqueue_on_commit("competition.tasks.evaluate_submission", submission_id, "rescore", by_id)
+        enqueue_on_commit("competition.tasks.evaluate_submission", submission_id, "rescore", by_id,
+                          recovered_by="the evaluation reaper")
     audit_event_record(verb="submissions.rescored", target_type="submissions", target_id=f"{len(ids)}",
                        actor=by, after={"submissions": ids[:200]}, reason=reason)
     return len(ids)
@@ -114,36 +144,68 @@ def bout_rescore(*, bout: Bout, by, reason: str) -> int:
     return submissions_rescore(submissions=Submission.objects.filter(attempt__challenge__bout=bout), by=by, reason=reason)
 
 
+def evaluation_stuck_after() -> timedelta:
+    """How long a submission may wait or run without a verdict before it is presumed lost.
+
+    Never shorter than the task timeout (plus the cluster's margin for killing a worker
+    that overran it): until then the run may still be alive, and re-queueing it would
+    only make two runs race for one result.
+    """
+    configured = config_value("competition.evaluation_stuck_seconds")
+    timeout = settings.Q_CLUSTER.get("timeout") or 0
+    return timedelta(seconds=max(configured, timeout + TIMEOUT_MARGIN_SECONDS))
+
+
 def evaluations_reap(*, now=None) -> dict[str, int]:
-    """Re-queue evaluations that died (or whose task was lost); fail them after max tries."""
+    """Re-queue evaluations that died (or whose task was lost); fail them after max tries.
+
+    Each stale submission is re-checked under its row lock, so one that was claimed
+    afresh or finished since the sweep read it is left alone. Runs that are given up
+    have their Evaluation rows closed with the reason, so none stays open forever.
+    """
     now = now or timezone.now()
-    stuck_after = timedelta(seconds=config_value("competition.evaluation_stuck_seconds"))
+    stuck_after = evaluation_stuck_after()
     max_tries = config_value("competition.evaluation_max_tries")
-    requeued = failed = 0
-    stale = Submission.objects.filter(
-        Q(state=Submission.State.RUNNING, evaluation_started_at__lt=now - stuck_after)
-        | Q(state=Submission.State.QUEUED, received_at__lt=now - stuck_after)
-        & (Q(evaluation_started_at__isnull=True) | Q(evaluation_started_at__lt=now - stuck_after))
+    cutoff = now - stuck_after
+    stale = (
+        Q(state=Submission.State.RUNNING, evaluation_started_at__lt=cutoff)
+        | Q(state=Submission.State.QUEUED, received_at__lt=cutoff)
+        & (Q(evaluation_started_at__isnull=True) | Q(evaluation_started_at__lt=cutoff))
     )
-    for submission_id, tries in stale.values_list("pk", "evaluation_tries"):
+    waited = f"no result after {int(stuck_after.total_seconds())} s"
+    requeued = failed = 0
+    for submission_id in Submission.objects.filter(stale).order_by("pk").values_list("pk", flat=True):
         with transaction.atomic():
-            row = Submission.objects.select_for_update().get(pk=submission_id)
-            if row.state == Submission.State.DONE:
+            row = Submission.objects.select_for_update().filter(stale, pk=submission_id).first()
+            if row is None:
                 continue
+            tries = row.evaluation_tries
+            closed = Evaluation.objects.filter(submission=row, finished_at__isnull=True).update(
+                finished_at=now, result=R.ERROR, reason=f"given up by the reaper: {waited}")
             if tries >= max_tries:
-                row.state, row.result = Submission.State.DONE, R.ERROR
-                row.result_reason = f"evaluation did not finish after {tries} tries"
-                row.evaluation_finished_at = now
-                row.save(update_fields=["state", "result", "result_reason", "evaluation_finished_at"])
+                _abandon(row, tries=tries, now=now)
                 audit_event_record(verb="evaluation.abandoned", target=row, actor_label="reaper",
-                                   reason=row.result_reason)
+                                   after={"result": row.result, "closed_runs": closed}, reason=row.result_reason)
                 failed += 1
             else:
                 row.state = Submission.State.QUEUED
                 row.evaluation_started_at = now  # so the reaper does not re-queue it again at once
                 row.save(update_fields=["state", "evaluation_started_at"])
-                enqueue_on_commit("competition.tasks.evaluate_submission", row.pk)
+                enqueue_on_commit("competition.tasks.evaluate_submission", row.pk,
+                                  recovered_by="the evaluation reaper")
                 audit_event_record(verb="evaluation.requeued", target=row, actor_label="reaper",
-                                   reason=f"no result after {int(stuck_after.total_seconds())} s (try {tries})")
+                                   after={"closed_runs": closed}, reason=f"{waited} (try {tries})")
                 requeued += 1
     return {"requeued": requeued, "failed": failed}
+
+
+def _abandon(row: Submission, *, tries: int, now) -> None:
+    if row.result == R.PENDING:
+        row.result = R.ERROR
+        row.result_reason = f"evaluation did not finish after {tries} tries"
+    else:
+        # A rescore that never finished: the verdict it was meant to check still stands.
+        row.result_reason = f"re-evaluation did not finish after {tries} tries; kept: {row.result_reason}"[:200]
+    row.state = Submission.State.DONE
+    row.evaluation_finished_at = now
+    row.save(update_fields=["state", "result", "result_reason", "evaluation_finished_at"])

@@ -166,7 +166,7 @@ def submission_create(
             tokens=metadata.tokens, cost_usd=metadata.cost_usd,
             claimed_elapsed_seconds=metadata.claimed_elapsed_seconds, received_at=now,
         )
-        enqueue_on_commit("competition.tasks.evaluate_submission", submission.pk)
+        enqueue_on_commit("competition.tasks.evaluate_submission", submission.pk, recovered_by="the evaluation reaper")
     return submission, True
 
 
