@@ -72,4 +72,4 @@ def test_normal_form_diff_shows_only_what_survives_normalisation():
 
 def test_report_lists_the_rules_applied():
     rules = analyse_solutions({"a": COPY_A}, "python").as_dict()["rules"]
-    assert "rename" in rules and "reorder" in rules and len(rules) == 14
+    assert "rename" in rules and "reorder" in rules and len(rules) == 15
