@@ -38,8 +38,9 @@ from .convergence import (
     convergence_from_distances,
     tier_adjustment,
 )
-from .distance import DistanceParams, PairDistance, all_pairs, compare
+from .distance import DistanceParams, PairDistance, all_pairs, compare, pair_similarity, structural_similarity
 from .errors import AnalysisError, InvalidParameterError, PatchError, UnknownLanguageError
+from .fingerprints import Containment, FingerprintParams, Fingerprints, containment, fingerprint_tree, winnow
 from .languages import language_names
 from .ngrams import OverlapParams, OverlapReport, ngram_overlap, patch_overlap
 from .normalise import NormaliseOptions, normalise
@@ -54,6 +55,8 @@ __all__ = [
     "CanonicalMatch", "CanonicalParams", "CanonicalSolution", "ChangedUnit", "ConvergenceParams",
     "ConvergenceResult", "DistanceParams", "InvalidParameterError", "NormaliseOptions", "OverlapParams",
     "OverlapReport", "PairDistance", "ParseFailure", "PatchError", "PreparedTree", "UnknownLanguageError",
+    "Containment", "FingerprintParams", "Fingerprints", "containment", "fingerprint_tree", "pair_similarity",
+    "structural_similarity", "winnow",
     "all_pairs", "analyse_files", "analyse_prepared", "analyse_solutions", "analyse_source", "analyse_tree", "apply_patch",
     "canonical_matches", "changed_functions", "compare", "convergence", "convergence_from_distances",
     "language_names", "match_level", "ngram_overlap", "normal_form_diff", "normalise", "parse_source", "patch_overlap",

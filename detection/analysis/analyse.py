@@ -11,6 +11,7 @@ language, bad parameters, duplicate names).
 from __future__ import annotations
 
 import difflib
+import hashlib
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -89,15 +90,22 @@ def analyse_files(
     name: str, files: Sequence[tuple[str, str]], language: str, params: AnalysisParams = AnalysisParams()
 ) -> AnalysedSolution | ParseFailure:
     """One solution made of several files: each is parsed on its own (so error
-    positions are per file) and the trees are analysed together."""
-    parts: list[Node] = []
+    positions are per file) and the trees are analysed together.
+
+    The files are joined in an order that depends on their content only (the
+    digest of each lowered file), never on their names or the order given:
+    splitting a solution into files, or renaming and reordering them, is no
+    disguise."""
+    lowered: list[tuple[str, list[Node]]] = []
     try:
         with _room_for(params.recursion_limit):
             for path, source in files:
                 parsed = parse_source(source, language, solution=name)
                 if isinstance(parsed, ParseFailure):
                     return replace(parsed, path=path, message=f"{path}: {parsed.message}")
-                parts.extend(parsed.children)
+                key = hashlib.sha256(parsed.sexpr().encode("utf-8")).hexdigest()
+                lowered.append((key, parsed.children))
+            parts = [child for _, children in sorted(lowered, key=lambda item: item[0]) for child in children]
             return analyse_tree(name, Node("module", children=parts), language, params, in_place=True)
     except RecursionError:
         return ParseFailure(name, 1, 1, "nested too deeply to analyse", code="analysis_too_deep")

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .distance import DistanceParams, compare
+from .distance import DistanceParams, pair_similarity
 from .errors import InvalidParameterError
 from .prepared import PreparedTree
 
@@ -75,7 +75,7 @@ def canonical_matches(
         for canon_name, canon_type, canon_tree in library:
             if bug_type is not None and canon_type not in (bug_type, "any"):
                 continue
-            pair = compare(tree, canon_tree, params.thresholds, distance_params, names=(name, canon_name))
+            pair = pair_similarity(tree, canon_tree, distance_params, names=(name, canon_name))
             level = match_level(pair.lower, pair.upper, params)
             if level is not None:
                 out.append(CanonicalMatch(name, canon_name, canon_type, level, pair.lower, pair.upper))

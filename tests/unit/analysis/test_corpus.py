@@ -1,4 +1,4 @@
-"""ROC-AUC of the distance on the labelled corpus of disguised copies vs independent solutions."""
+"""ROC-AUC of the pair distance on the labelled corpus of disguised copies vs independent solutions."""
 
 from __future__ import annotations
 
@@ -6,13 +6,12 @@ from collections import Counter
 
 import pytest
 
-from detection.analysis import DistanceParams, ParseFailure, analyse_source, compare
+from detection.analysis import ParseFailure, analyse_source, pair_similarity
 
 from .corpus_loader import labelled_pairs, load_groups, roc_auc
 
 MIN_AUC = 0.95
 DISGUISES = {"rename", "reformat", "comments", "reorder", "dead_code", "for_while", "invert_if", "ternary_if"}
-EXACT = DistanceParams(always_exact=True, exact_cell_budget=10**9)
 
 
 @pytest.fixture(scope="module")
@@ -26,7 +25,7 @@ def scored():
             analysed[v.name] = result
     pairs = []
     for a, b, positive in labelled_pairs(groups):
-        pair = compare(analysed[a.name].prepared, analysed[b.name].prepared, (), EXACT)
+        pair = pair_similarity(analysed[a.name].prepared, analysed[b.name].prepared)
         pairs.append((pair.distance, positive))
     return groups, pairs
 
