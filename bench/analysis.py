@@ -8,7 +8,7 @@ and prints one JSON object as the last line:
   npm's bundled modules (JavaScript), 40 % of them disguised copies of 10 of
   the others (Python: renamed locals, dead and live padding, inverted
   branches, loops rewritten, a helper extracted – :mod:`bench.analysis_corpus`;
-  JavaScript: comments stripped, padding appended, names suffixed);
+  JavaScript: line comments stripped, declared names renamed, padding appended);
 * ``synthetic/<n>`` – the generated programs below (about 1,000 nodes each).
 
 Workload (seeded, so every run measures the same thing): a bout where 40 % of
