@@ -6,7 +6,9 @@ one JSON object as the last line.
 
 * ``handwritten`` – ``tests/unit/analysis/corpus`` (six languages; copies under
   rename, reformat, comments, reorder, dead code, loop and branch rewrites,
-  wrappers; independent solutions of the same task). Split ``tuned``.
+  wrappers; independent solutions of the same task). Split ``tuned``; its
+  ``heldout/`` groups (functions split and merged, AI-style rewrites, written
+  after the parameters were fixed) are split ``heldout``.
 * ``vendored`` – real copies in the wild: the same module vendored by two
   packages at different versions (``pip/_vendor/packaging/version.py`` vs
   ``packaging/version.py``, ``setuptools/_vendor/…``), text differing, are
@@ -53,9 +55,9 @@ def split_of(name: str) -> str:
 
 # -- handwritten -----------------------------------------------------------------------------
 
-def handwritten_pairs() -> list[Pair]:
+def handwritten_pairs(directory: Path = CORPUS) -> list[Pair]:
     out: list[Pair] = []
-    for path in sorted(CORPUS.glob("*.txt")):
+    for path in sorted(directory.glob("*.txt")):
         language = SUFFIX_LANGUAGE[Path(path.name[:-4]).suffix]
         sections: list[tuple[str, list[str]]] = []
         for line in path.read_text().splitlines():
@@ -304,6 +306,7 @@ def main() -> None:
         sets.append(("handwritten/tuned", handwritten_pairs()))
         sets.append(("disguised/tuned", disguised_pairs(random.Random(1), "tuned", args.limit)))
     if args.split in ("heldout", "all"):
+        sets.append(("handwritten/heldout", handwritten_pairs(CORPUS / "heldout")))
         sets.append(("disguised/heldout", disguised_pairs(random.Random(2), "heldout", args.limit)))
         sets.append(("vendored/heldout", vendored_pairs(random.Random(3))))
     for name, pairs in sets:

@@ -203,6 +203,33 @@ def pair_similarity(
     return _with_evidence(pair, a, b, thresholds, params)
 
 
+def shared_fingerprints(prints: Sequence[frozenset[int]]) -> np.ndarray:
+    """``out[i, j]`` = fingerprints solutions ``i`` and ``j`` share (upper triangle, i < j).
+
+    One sort of every (fingerprint, solution) pair instead of a set
+    intersection per pair: only fingerprints held by two or more solutions
+    cost anything, so a batch of independent solutions is nearly free.
+    """
+    n = len(prints)
+    out = np.zeros((n, n), dtype=np.int32)
+    sizes = [len(p) for p in prints]
+    if n < 2 or not sum(sizes):
+        return out
+    hashes = np.fromiter((h for p in prints for h in p), dtype=np.uint64, count=sum(sizes))
+    owners = np.repeat(np.arange(n, dtype=np.int64), sizes)
+    order = np.argsort(hashes, kind="stable")
+    hashes, owners = hashes[order], owners[order]
+    starts = np.flatnonzero(np.r_[True, hashes[1:] != hashes[:-1]])
+    lengths = np.diff(np.r_[starts, len(hashes)])
+    pairs_of_two = starts[lengths == 2]
+    np.add.at(out, (owners[pairs_of_two], owners[pairs_of_two + 1]), 1)
+    for start, length in zip(starts[lengths > 2].tolist(), lengths[lengths > 2].tolist(), strict=True):
+        group = owners[start:start + length]
+        a, b = np.triu_indices(length, 1)
+        np.add.at(out, (group[a], group[b]), 1)
+    return out
+
+
 def all_pairs(
     trees: Sequence[tuple[str, PreparedTree]],
     thresholds: Sequence[float],
@@ -210,25 +237,28 @@ def all_pairs(
 ) -> list[PairDistance]:
     """Every unordered pair, in input order (i < j), each with its similarity.
 
-    The structural stage runs as one native batch (rapidfuzz ``cdist``): for
-    500 solutions of ~1,000 nodes it is a few seconds, where pair-by-pair calls
-    would spend most of their time converting sequences.
+    Both parts run as batches: shared fingerprints by one sort
+    (:func:`shared_fingerprints`), structure by rapidfuzz in native code, one
+    row of the upper triangle per call (no pair is computed twice).
     """
     n = len(trees)
     if n < 2:
         return []
     texts = [t.preorder_text for _, t in trees]
-    matrix = process.cdist(texts, texts, scorer=Levenshtein.normalized_similarity,
-                           workers=params.workers, dtype=np.float64)
+    prints = [t.fingerprints.hashes for _, t in trees]
+    shared = shared_fingerprints(prints)
     out: list[PairDistance] = []
     for i in range(n):
         name_i, tree_i = trees[i]
-        prints_i = tree_i.fingerprints
-        row = matrix[i]
-        for j in range(i + 1, n):
+        size_i = len(prints[i])
+        row = process.cdist([texts[i]], texts[i + 1:], scorer=Levenshtein.normalized_similarity,
+                            workers=params.workers, dtype=np.float64)[0] if i + 1 < n else ()
+        for offset, j in enumerate(range(i + 1, n)):
             name_j, tree_j = trees[j]
-            contained = containment(prints_i, tree_j.fingerprints)
-            structural = float(row[j]) if texts[i] or texts[j] else 1.0
+            size_j = len(prints[j])
+            common = int(shared[i, j])
+            contained = Containment(common, common / size_i if size_i else 0.0, common / size_j if size_j else 0.0)
+            structural = float(row[offset]) if texts[i] or texts[j] else 1.0
             distance = min(1.0, max(0.0, 1.0 - _combine(contained, structural, params)))
             pair = PairDistance(name_i, name_j, distance, distance, "combined", contained, structural)
             out.append(_with_evidence(pair, tree_i, tree_j, thresholds, params))

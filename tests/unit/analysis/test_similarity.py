@@ -87,3 +87,17 @@ def test_multi_file_solutions_compare_independently_of_file_order():
     two = analyse_files("two", [("z.py", FILE_C), ("y.py", FILE_B), ("x.py", FILE_A)], "python")
     assert one.prepared.digest == two.prepared.digest
     assert pair_similarity(one.prepared, two.prepared).distance == 0.0
+
+
+def test_batch_pairs_equal_single_pairs_across_a_corpus_group():
+    from .corpus_loader import load_groups
+
+    variants = [v for vs in load_groups().values() for v in vs if v.language == "python"]
+    analysed = [analyse_source(v.name, v.source, v.language) for v in variants]
+    report = analyse_solutions([(v.name, v.source) for v in variants], "python")
+    by_name = {a.name: a.prepared for a in analysed}
+    assert len(report.pairs) == len(variants) * (len(variants) - 1) // 2
+    for pair in report.pairs:
+        single = pair_similarity(by_name[pair.a], by_name[pair.b])
+        assert pair.containment == single.containment
+        assert abs(pair.distance - single.distance) < 1e-9
