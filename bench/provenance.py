@@ -1,8 +1,9 @@
 """Benchmark of the provenance index: build, save, load and query over real public code.
 
 ``python -m bench.provenance [--site-packages]`` indexes the whole Python
-standard library (every ``.py`` file, tests included; with ``--site-packages``
-also the installed packages) as "public code", then queries 200 functions
+standard library (every ``.py`` file, its tests included, its
+``site-packages`` not; with ``--site-packages`` also the project's installed
+packages) as "public code", then queries 200 functions
 taken from it under light renaming (names of locals changed, comments
 reworded) and 200 independent snippets (random programs of
 ``bench.analysis``'s generator, about 150 nodes each), and reports build time, fingerprints,
@@ -74,7 +75,7 @@ def main() -> None:
     baseline = _peak_mb()
     index = ProvenanceIndex()
     start = time.perf_counter()
-    files = index.add_directory(stdlib, prefix="stdlib/")
+    files = index.add_directory(stdlib, prefix="stdlib/", skip=("__pycache__", "site-packages"))
     if site:
         files += index.add_directory(Path(sysconfig.get_paths()["purelib"]), prefix="site-packages/")
     index.fingerprint_count  # noqa: B018  (builds the sorted arrays)

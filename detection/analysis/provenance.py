@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -161,11 +161,13 @@ class ProvenanceIndex:
         return len(prints)
 
     def add_directory(self, directory: str | os.PathLike[str], *, prefix: str = "",
-                      max_bytes: int = 2_000_000) -> int:
-        """Index every source file of a supported language under ``directory``;
-        sources are named ``prefix + relative path``. Returns the files added."""
+                      max_bytes: int = 2_000_000,
+                      skip: Collection[str] = ("__pycache__", "node_modules")) -> int:
+        """Index every source file of a supported language under ``directory``
+        (sub-directories named in ``skip`` and hidden ones left out); sources
+        are named ``prefix + relative path``. Returns the files added."""
         added = 0
-        for path in _source_files(Path(directory)):
+        for path in _source_files(Path(directory), frozenset(skip)):
             language = language_for_extension(path.suffix)
             if language is None or path.stat().st_size > max_bytes:
                 continue
@@ -268,8 +270,8 @@ def _merge(rows: list[tuple[int, int, int, int, int]], keep_at_least: int, gap: 
     return tuple(Span((s[0], s[1]), (s[2], s[3])) for s in kept)  # type: ignore[arg-type]
 
 
-def _source_files(directory: Path) -> Iterator[Path]:
+def _source_files(directory: Path, skip: frozenset[str]) -> Iterator[Path]:
     for root, dirs, files in os.walk(directory):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in ("__pycache__", "node_modules"))
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in skip)
         for name in sorted(files):
             yield Path(root) / name

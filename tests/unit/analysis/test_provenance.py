@@ -114,3 +114,15 @@ def test_tokens_blind_names_literals_and_comments():
 def test_bad_parameters_are_refused():
     with pytest.raises(InvalidParameterError):
         ProvenanceParams(k=0)
+
+
+def test_a_directory_is_indexed_without_the_directories_it_skips(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "vendor").mkdir()
+    body = "def f(values):\n    return sorted(v * 2 for v in values if v)\n"
+    (tmp_path / "pkg" / "a.py").write_text(body)
+    (tmp_path / "vendor" / "b.py").write_text(body)
+    (tmp_path / "notes.txt").write_text("not code")
+    built = ProvenanceIndex()
+    assert built.add_directory(tmp_path, prefix="public/", skip=("vendor",)) == 1
+    assert built.sources == ["public/pkg/a.py"]
