@@ -99,6 +99,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .fingerprints import token_hash
 from .languages.base import unbound_copy
 from .tree import Node
 
@@ -815,7 +816,9 @@ def _order(node: Node, erase: frozenset[str], ties: set[int], only: set[int] | N
     # literal values stay out of the key too, so a copier's tweaked constant
     # does not move the whole statement (and everything after it in the order)
     blind = (kind in ("id", "prop", "type") and value in erase) or kind in ("num", "str")
-    return hash((kind if blind else node.label, tuple(keys)))
+    # a process-independent key: the same solution gets the same order in every
+    # process, so a pair's similarity is reproducible
+    return hash((token_hash(kind if blind else node.label), tuple(keys)))
 
 
 def _statement_facts(stmt: Node, key: int) -> _Facts:

@@ -101,3 +101,16 @@ def test_batch_pairs_equal_single_pairs_across_a_corpus_group():
         single = pair_similarity(by_name[pair.a], by_name[pair.b])
         assert pair.containment == single.containment
         assert abs(pair.distance - single.distance) < 1e-9
+
+
+def test_the_normal_form_is_the_same_in_every_process():
+    import subprocess
+    import sys
+
+    code = ("from detection.analysis import analyse_source\n"
+            "src = 'def f(a, b):\\n    x = g(a)\\n    y = h(b)\\n    z = k(a, b)\\n    return x + y + z\\n'\n"
+            "print(analyse_source('s', src, 'python').prepared.digest)\n")
+    digests = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                              env={**__import__("os").environ, "PYTHONHASHSEED": seed}).stdout.strip()
+               for seed in ("1", "2", "3")}
+    assert len(digests) == 1
