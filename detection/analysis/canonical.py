@@ -1,14 +1,18 @@
 """Known-pattern matching (spec 003, Strategy 4): solutions vs canonical solutions.
 
 Each solution is compared with the canonical solutions of its bug type (plus
-those filed under ``any``). Levels, thresholds in :class:`CanonicalParams`:
+those filed under ``any``) by the pair distance of :mod:`.distance`
+(``1 −`` similarity, exact). Levels, thresholds in :class:`CanonicalParams`:
 
 * ``strong`` – distance < 0.10 to a canonical solution (strong contamination signal);
 * ``moderate`` – distance < 0.20 (flagged for review);
-* ``undetermined`` – the distance bracket straddles 0.20 and exact distance was
-  over budget: a human should look, nothing is asserted.
+* ``undetermined`` – only for a distance known as a bracket (a tree edit
+  distance from :func:`~.distance.compare`) that straddles 0.20: a human
+  should look, nothing is asserted.
 
-A level is only given when the bracket's *upper* bound is below its threshold.
+:func:`match_level` gives a level only when the *upper* end is below its
+threshold. For a submitted patch, :mod:`.canonical_fixes` compares the
+functions it changes with the canonical-fix library.
 """
 
 from __future__ import annotations
