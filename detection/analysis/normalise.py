@@ -737,19 +737,29 @@ def _remove_unused_assignments(root: Node) -> bool:
     """
     changed = False
     everywhere: dict[str, int] = {}
-    for n in root.walk():
-        if n.kind in ("id", "prop") and n.value is not None:
+    funcs: list[Node] = []
+    containers: list[Node] = []
+    for n in root.walk():  # one pass for the whole-tree facts
+        kind = n.kind
+        if kind in ("id", "prop") and n.value is not None:
             everywhere[n.value] = everywhere.get(n.value, 0) + 1
+        elif kind == "func":
+            funcs.append(n)
+        elif kind in CONTAINERS:
+            containers.append(n)
     in_function: set[int] = set()
-    for func in [n for n in root.walk() if n.kind == "func"]:
+    for func in funcs:
         body = func.children[-1] if func.children else None
         if body is None:
             continue
         counts: dict[str, int] = {}
+        blocks: list[Node] = []
         for n in func.walk():
             if n.kind in ("id", "prop") and n.value is not None:
                 counts[n.value] = counts.get(n.value, 0) + 1
-        for block in [n for n in body.walk() if n.kind == "block"]:
+            elif n.kind == "block":
+                blocks.append(n)
+        for block in blocks:
             in_function.add(id(block))
             keep = []
             for stmt in block.children:
@@ -758,7 +768,9 @@ def _remove_unused_assignments(root: Node) -> bool:
                     continue
                 keep.append(stmt)
             block.children = keep
-    for block in [n for n in root.walk() if n.kind in CONTAINERS and id(n) not in in_function]:
+    for block in containers:
+        if id(block) in in_function:
+            continue
         keep = [stmt for stmt in block.children if not _unused_assignment(stmt, everywhere)]
         if len(keep) != len(block.children):
             changed = True
