@@ -1,8 +1,15 @@
 """Benchmark of the solution-analysis core: parse + normalise + all pairs + convergence.
 
-``python -m bench.analysis`` runs 50, 200 and 500 Python solutions of about 1,000
-nodes each, every size in a fresh process, and prints one JSON object as the last
-line: ``{"50": {"seconds": …, "peak_mb": …, …}, "200": …, "500": …}``.
+``python -m bench.analysis`` runs two workloads, every size in a fresh process,
+and prints one JSON object as the last line:
+
+* ``real/<language>/<n>`` – real-sized programs nobody here wrote: ``n`` source
+  files of 100–600 lines from the Python standard library (Python) and from
+  npm's bundled modules (JavaScript), 40 % of them disguised copies of 10 of
+  the others (Python: renamed locals, dead and live padding, inverted
+  branches, loops rewritten, a helper extracted – :mod:`bench.analysis_corpus`;
+  JavaScript: line comments stripped, declared names renamed, padding appended);
+* ``synthetic/<n>`` – the generated programs below (about 1,000 nodes each).
 
 Workload (seeded, so every run measures the same thing): a bout where 40 % of
 the solutions are disguised copies of 10 leaked originals (renamed, reformatted,
@@ -196,16 +203,99 @@ def run_one(count: int) -> dict[str, float | int]:
     }
 
 
+def real_workload(language: str, count: int, seed: int = 11) -> list[tuple[str, str]]:
+    import re
+    import sysconfig
+    from pathlib import Path
+
+    rng = random.Random(seed)
+    if language == "python":
+        root, suffix = Path(sysconfig.get_paths()["stdlib"]), ".py"
+    else:
+        root, suffix = Path("/usr/lib/node_modules/npm/node_modules"), ".js"
+    files = []
+    for path in sorted(root.rglob(f"*{suffix}")):
+        if "test" in path.parts or "tests" in path.parts:
+            continue
+        try:
+            text = path.read_text("utf-8")
+        except (UnicodeDecodeError, OSError):
+            continue
+        if 100 <= text.count("\n") <= 600:
+            files.append(text)
+    rng.shuffle(files)
+    copies = int(count * COPY_SHARE)
+    originals = files[:ORIGINALS]
+    out = [(f"s{k}", text) for k, text in enumerate(files[ORIGINALS:ORIGINALS + count - copies])]
+    for k in range(copies):
+        text = originals[k % ORIGINALS]
+        if language == "python":
+            text = _disguise_module(text, rng)
+        else:
+            text = re.sub(r"(?m)^\s*//[^\n]*$", "", text)
+            for name in sorted(set(re.findall(r"\b(?:const|let|var) (\w+)", text))):
+                text = re.sub(rf"\b{name}\b", f"{name}_{k}", text)
+            text += f"\nconst padding{k} = [{k}, {k + 1}];\nfunction unusedHelper{k}(x) {{ return x * {k}; }}\n"
+        out.append((f"c{k}", text))
+    return out
+
+
+def _disguise_module(text: str, rng: random.Random) -> str:
+    import ast
+
+    from bench.analysis_corpus import disguise
+
+    tree = ast.parse(text)
+    parts = []
+    for node in tree.body:
+        source = ast.get_source_segment(text, node) or ""
+        if isinstance(node, ast.FunctionDef) and rng.random() < 0.7:
+            try:
+                source = disguise(source, rng)[0]
+            except (SyntaxError, ValueError, RecursionError):
+                pass
+        parts.append(source)
+    rng.shuffle(parts) if rng.random() < 0.3 else None
+    return "\n\n".join(parts) + "\n"
+
+
+def run_real(language: str, count: int) -> dict[str, float | int]:
+    from detection.analysis import analyse_solutions
+
+    sources = real_workload(language, count)
+    lines = [s.count("\n") for _, s in sources]
+    baseline = _peak_mb()
+    start, cpu_start = time.perf_counter(), time.process_time()
+    report = analyse_solutions(sources, language, tier=3)
+    seconds = time.perf_counter() - start
+    sizes = [s.size for s in report.solutions]
+    copy_pairs = [p for p in report.pairs if p.a.startswith("c") and p.b.startswith("c")
+                  and int(p.a[1:]) % ORIGINALS == int(p.b[1:]) % ORIGINALS]
+    return {
+        "seconds": round(seconds, 3), "cpu_seconds": round(time.process_time() - cpu_start, 3),
+        "peak_mb": round(_peak_mb(), 1), "baseline_mb": round(baseline, 1),
+        "solutions": len(report.solutions), "errors": len(report.errors),
+        "mean_lines": round(sum(lines) / len(lines)), "mean_nodes": round(sum(sizes) / max(len(sizes), 1)),
+        "pairs": len(report.pairs), "convergence": report.convergence.score, "band": report.convergence.band,
+        "copy_pairs_below_0_15": round(sum(p.upper < 0.15 for p in copy_pairs) / max(len(copy_pairs), 1), 3),
+    }
+
+
 def main() -> None:
     if len(sys.argv) == 3 and sys.argv[1] == "--size":
         print(json.dumps(run_one(int(sys.argv[2]))))
         return
+    if len(sys.argv) == 4 and sys.argv[1] == "--real":
+        print(json.dumps(run_real(sys.argv[2], int(sys.argv[3]))))
+        return
     results: dict[str, object] = {}
-    for count in SIZES:
-        proc = subprocess.run([sys.executable, "-m", "bench.analysis", "--size", str(count)],
+    runs = [(f"real/{lang}/{n}", ["--real", lang, str(n)]) for lang in ("python", "javascript") for n in (50, 500)]
+    runs += [(f"synthetic/{n}", ["--size", str(n)]) for n in SIZES]
+    for name, args in runs:
+        proc = subprocess.run([sys.executable, "-m", "bench.analysis", *args],
                               capture_output=True, text=True, check=True)
-        results[str(count)] = json.loads(proc.stdout.strip().splitlines()[-1])
-        print(f"{count} solutions: {results[str(count)]}", flush=True)
+        results[name] = json.loads(proc.stdout.strip().splitlines()[-1])
+        print(f"{name}: {results[name]}", flush=True)
     print(json.dumps(results))
 
 

@@ -11,6 +11,7 @@ language, bad parameters, duplicate names).
 from __future__ import annotations
 
 import difflib
+import hashlib
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -19,10 +20,11 @@ from dataclasses import dataclass, field, replace
 from .canonical import CanonicalMatch, CanonicalParams, canonical_matches
 from .convergence import ConvergenceParams, ConvergenceResult, convergence
 from .distance import DistanceParams, PairDistance, all_pairs
-from .errors import InvalidParameterError
+from .errors import InvalidParameterError, PatchError
 from .languages import get_language
 from .normalise import NormaliseOptions, normalise
 from .parsing import ParseFailure, parse_source
+from .patches import changed_functions
 from .prepared import PreparedTree, prepare
 from .sources import CanonicalSolution
 from .tree import Node
@@ -89,15 +91,22 @@ def analyse_files(
     name: str, files: Sequence[tuple[str, str]], language: str, params: AnalysisParams = AnalysisParams()
 ) -> AnalysedSolution | ParseFailure:
     """One solution made of several files: each is parsed on its own (so error
-    positions are per file) and the trees are analysed together."""
-    parts: list[Node] = []
+    positions are per file) and the trees are analysed together.
+
+    The files are joined in an order that depends on their content only (the
+    digest of each lowered file), never on their names or the order given:
+    splitting a solution into files, or renaming and reordering them, is no
+    disguise."""
+    lowered: list[tuple[str, list[Node]]] = []
     try:
         with _room_for(params.recursion_limit):
             for path, source in files:
                 parsed = parse_source(source, language, solution=name)
                 if isinstance(parsed, ParseFailure):
                     return replace(parsed, path=path, message=f"{path}: {parsed.message}")
-                parts.extend(parsed.children)
+                key = hashlib.sha256(parsed.sexpr().encode("utf-8")).hexdigest()
+                lowered.append((key, parsed.children))
+            parts = [child for _, children in sorted(lowered, key=lambda item: item[0]) for child in children]
             return analyse_tree(name, Node("module", children=parts), language, params, in_place=True)
     except RecursionError:
         return ParseFailure(name, 1, 1, "nested too deeply to analyse", code="analysis_too_deep")
@@ -181,6 +190,46 @@ def analyse_prepared(
     result_convergence = convergence(pairs, tier, params.convergence)
     rules = tuple(name for name, on in vars(params.normalise).items() if on)
     return AnalysisReport(language, list(analysed), pairs, result_convergence, matches, failures, rules)
+
+
+def analyse_patches(
+    patches: Mapping[str, str] | Sequence[tuple[str, str]],
+    workspace: Mapping[str, str],
+    language: str,
+    *,
+    tier: int | None = None,
+    canonical: Sequence[CanonicalSolution] = (),
+    bug_type: str | None = None,
+    params: AnalysisParams = AnalysisParams(),
+) -> AnalysisReport:
+    """Convergence of submitted patches on the functions they change (spec 003
+    "Post-Bout Detection", cross-agent convergence).
+
+    Each patch is applied to ``workspace`` in memory and only the functions it
+    changes are compared (:func:`.patches.changed_functions`): the unchanged
+    workspace code every agent shares would otherwise make every pair look
+    alike. A patch that does not apply, or whose patched file does not parse,
+    is listed in ``errors`` (code ``analysis_patch_invalid`` or the parser's)
+    and left out of the pairs.
+    """
+    spec = get_language(language)
+    analysed: list[AnalysedSolution] = []
+    errors: list[ParseFailure] = []
+    for name, patch in _named(patches):
+        try:
+            unit = changed_functions(patch, workspace, spec.name)
+        except PatchError as error:
+            errors.append(ParseFailure(name, 1, 1, error.message, code=error.code))
+            continue
+        if unit.errors:
+            first = unit.errors[0]
+            errors.append(replace(first, solution=name, path=first.solution,
+                                  message=f"{first.solution}: {first.message}"))
+            continue
+        with _room_for(params.recursion_limit):
+            analysed.append(analyse_tree(name, unit.tree, spec.name, params, in_place=True))
+    return analyse_prepared(analysed, spec.name, tier=tier, canonical=canonical, bug_type=bug_type,
+                            params=params, errors=errors)
 
 
 def normal_form_diff(a: AnalysedSolution, b: AnalysedSolution, context: int = 2) -> str:

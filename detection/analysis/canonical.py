@@ -1,14 +1,18 @@
 """Known-pattern matching (spec 003, Strategy 4): solutions vs canonical solutions.
 
 Each solution is compared with the canonical solutions of its bug type (plus
-those filed under ``any``). Levels, thresholds in :class:`CanonicalParams`:
+those filed under ``any``) by the pair distance of :mod:`.distance`
+(``1 −`` similarity, exact). Levels, thresholds in :class:`CanonicalParams`:
 
 * ``strong`` – distance < 0.10 to a canonical solution (strong contamination signal);
 * ``moderate`` – distance < 0.20 (flagged for review);
-* ``undetermined`` – the distance bracket straddles 0.20 and exact distance was
-  over budget: a human should look, nothing is asserted.
+* ``undetermined`` – only for a distance known as a bracket (a tree edit
+  distance from :func:`~.distance.compare`) that straddles 0.20: a human
+  should look, nothing is asserted.
 
-A level is only given when the bracket's *upper* bound is below its threshold.
+:func:`match_level` gives a level only when the *upper* end is below its
+threshold. For a submitted patch, :mod:`.canonical_fixes` compares the
+functions it changes with the canonical-fix library.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .distance import DistanceParams, compare
+from .distance import DistanceParams, pair_similarity
 from .errors import InvalidParameterError
 from .prepared import PreparedTree
 
@@ -75,7 +79,7 @@ def canonical_matches(
         for canon_name, canon_type, canon_tree in library:
             if bug_type is not None and canon_type not in (bug_type, "any"):
                 continue
-            pair = compare(tree, canon_tree, params.thresholds, distance_params, names=(name, canon_name))
+            pair = pair_similarity(tree, canon_tree, distance_params, names=(name, canon_name))
             level = match_level(pair.lower, pair.upper, params)
             if level is not None:
                 out.append(CanonicalMatch(name, canon_name, canon_type, level, pair.lower, pair.upper))

@@ -28,9 +28,17 @@ bottom-up rewrite applying the block and node rules, then temporaries,
 reordering and renaming)
     ``inline_wrappers`` – pass-through wrappers are replaced by their callee:
         ``def g(a, b): return h(a, b)`` … ``g(x, y)`` → ``h(x, y)`` (``g`` removed)
+    ``drop_imports`` – import, ``use`` and package statements are removed:
+        ``import os, re`` → nothing. What an import brings in is visible where
+        it is used (``os.path.join(…)`` keeps its text), so the statement itself
+        adds nothing but room for padding.
     ``dead_code`` – unreachable or ineffective code:
         ``return x; y = 1`` → ``return x``; ``if False: A else: B`` → ``B``;
-        ``unused = 42`` (``unused`` never read, pure value) → removed;
+        ``while False: A`` → nothing;
+        ``unused = 42`` (``unused`` never read, pure value; in a function, a
+        class body or at module level) → removed; ``const fs = require("fs")``
+        with ``fs`` never read → removed; a function defined inside a function
+        and never referenced → removed;
         ``x = x`` → removed; ``let x;`` → removed (the later assignment binds ``x``);
         ``c or False`` → ``c``; a ``continue`` ending a loop body → removed:
         ``for …: if c: continue else: B`` → ``for …: if not c: B``
@@ -91,6 +99,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .fingerprints import token_hash
 from .languages.base import unbound_copy
 from .tree import Node
 
@@ -112,6 +121,7 @@ class NormaliseOptions:
     """Which rules :func:`normalise` applies (all on by default)."""
 
     strip_docstrings: bool = True
+    drop_imports: bool = True
     dead_code: bool = True
     flatten_blocks: bool = True
     inline_wrappers: bool = True
@@ -133,6 +143,8 @@ DEFAULT_OPTIONS = NormaliseOptions()
 def normalise(tree: Node, options: NormaliseOptions = DEFAULT_OPTIONS, *, in_place: bool = False) -> Node:
     """A normalised copy of ``tree`` (with ``in_place``, ``tree`` itself is rewritten)."""
     root = tree if in_place else tree.copy()
+    if options.drop_imports:
+        _drop_imports(root)
     if options.inline_wrappers:
         _inline_wrappers(root)
     if options.dead_code:
@@ -159,8 +171,22 @@ IMPURE_MARKERS = ("call", "invocation", "new", "await", "yield", "macro", "assig
 
 
 def _is_pure(node: Node) -> bool:
-    """No calls, assignments or other effects anywhere in ``node``."""
+    """No calls, assignments or other effects anywhere in ``node`` (a CommonJS
+    ``require("name")`` is an import and counts as pure)."""
+    if _is_require(node):
+        return True
     return not any(n.kind == "func" or any(m in n.kind for m in IMPURE_MARKERS) for n in node.walk())
+
+
+def _is_require(node: Node) -> bool:
+    return (node.kind == "call" and len(node.children) == 2 and node.children[0].kind == "id"
+            and node.children[0].value == "require" and node.children[1].kind == "str")
+
+
+def _drop_imports(root: Node) -> None:
+    for node in root.walk():
+        if node.kind in CONTAINERS and any(c.kind == "import" for c in node.children):
+            node.children = [c for c in node.children if c.kind != "import"]
 
 
 def _jumps(node: Node) -> bool:
@@ -269,6 +295,9 @@ class _Rewriter:
                 return right
         if kind == "if":
             return self._if(node)
+        if kind == "loop" and o.dead_code and node.children and node.children[0].kind == "lit" \
+                and node.children[0].value == "false":
+            return Node("block")  # never runs; spliced away by flatten_blocks
         if kind == "loop" and len(node.children) in (2, 3):
             _settle_step(node)
         if kind in ("loop", "foreach") and len(node.children) >= 2 and o.dead_code:
@@ -698,27 +727,67 @@ def _inline_wrappers(root: Node) -> None:
 # -- unused pure assignments -----------------------------------------------------
 
 def _remove_unused_assignments(root: Node) -> bool:
-    """Drop ``x = <pure>`` in a function when ``x`` is never used elsewhere in it."""
+    """Drop ``x = <pure>`` whose ``x`` is never used elsewhere, and functions
+    defined inside a function that nothing references.
+
+    Inside a function the uses are counted in that function; in a class body
+    or at module level, in the whole tree (fields are read as ``self.x``, so
+    property names count as uses too). A module-level function is kept even
+    when nothing in the solution calls it: it may be the entry point.
+    """
     changed = False
-    for func in [n for n in root.walk() if n.kind == "func"]:
+    everywhere: dict[str, int] = {}
+    funcs: list[Node] = []
+    containers: list[Node] = []
+    for n in root.walk():  # one pass for the whole-tree facts
+        kind = n.kind
+        if kind in ("id", "prop") and n.value is not None:
+            everywhere[n.value] = everywhere.get(n.value, 0) + 1
+        elif kind == "func":
+            funcs.append(n)
+        elif kind in CONTAINERS:
+            containers.append(n)
+    in_function: set[int] = set()
+    for func in funcs:
         body = func.children[-1] if func.children else None
         if body is None:
             continue
         counts: dict[str, int] = {}
+        blocks: list[Node] = []
         for n in func.walk():
-            if n.kind == "id" and n.value is not None:
+            if n.kind in ("id", "prop") and n.value is not None:
                 counts[n.value] = counts.get(n.value, 0) + 1
-        for block in [n for n in body.walk() if n.kind == "block"]:
+            elif n.kind == "block":
+                blocks.append(n)
+        for block in blocks:
+            in_function.add(id(block))
             keep = []
             for stmt in block.children:
-                if (stmt.kind == "assign" and len(stmt.children) == 2 and stmt.children[0].kind == "id"
-                        and stmt.children[0].bind and counts.get(stmt.children[0].value or "", 0) == 1
-                        and _is_pure(stmt.children[1])):
+                if _unused_assignment(stmt, counts) or _unused_local_function(stmt, counts):
                     changed = True
                     continue
                 keep.append(stmt)
             block.children = keep
+    for block in containers:
+        if id(block) in in_function:
+            continue
+        keep = [stmt for stmt in block.children if not _unused_assignment(stmt, everywhere)]
+        if len(keep) != len(block.children):
+            changed = True
+            block.children = keep
     return changed
+
+
+def _unused_assignment(stmt: Node, counts: dict[str, int]) -> bool:
+    return (stmt.kind == "assign" and len(stmt.children) == 2 and stmt.children[0].kind in ("id", "prop")
+            and stmt.children[0].bind and counts.get(stmt.children[0].value or "", 0) == 1
+            and _is_pure(stmt.children[1]))
+
+
+def _unused_local_function(stmt: Node, counts: dict[str, int]) -> bool:
+    if stmt.kind != "func" or not stmt.children or stmt.children[0].kind != "id":
+        return False
+    return counts.get(stmt.children[0].value or "", 0) == 1
 
 
 # -- reordering of independent statements -----------------------------------------------
@@ -759,7 +828,9 @@ def _order(node: Node, erase: frozenset[str], ties: set[int], only: set[int] | N
     # literal values stay out of the key too, so a copier's tweaked constant
     # does not move the whole statement (and everything after it in the order)
     blind = (kind in ("id", "prop", "type") and value in erase) or kind in ("num", "str")
-    return hash((kind if blind else node.label, tuple(keys)))
+    # a process-independent key: the same solution gets the same order in every
+    # process, so a pair's similarity is reproducible
+    return hash((token_hash(kind if blind else node.label), tuple(keys)))
 
 
 def _statement_facts(stmt: Node, key: int) -> _Facts:

@@ -104,6 +104,8 @@ def parse_patch(patch: str) -> list[FilePatch]:
 class AppliedPatch:
     files: dict[str, str]
     changed_lines: dict[str, set[int]]  # path -> 1-based lines of the patched file
+    # original path -> 1-based lines of the original file the patch removes or inserts at
+    original_lines: dict[str, set[int]] = field(default_factory=dict)
 
 
 def _find(lines: list[str], needle: list[str], guess: int) -> int | None:
@@ -121,6 +123,7 @@ def apply_patch(workspace: Mapping[str, str], patch: str) -> AppliedPatch:
     """Apply ``patch`` to a copy of ``workspace``; raises :class:`PatchError` on mismatch."""
     files = dict(workspace)
     changed: dict[str, set[int]] = {}
+    original_marks: dict[str, set[int]] = {}
     for fp in parse_patch(patch):
         if fp.old_path is None:
             original: list[str] = []
@@ -139,6 +142,15 @@ def apply_patch(workspace: Mapping[str, str], patch: str) -> AppliedPatch:
                 raise PatchError(
                     f"hunk at line {hunk.old_start} of {fp.path!r} does not match the workspace", field="patch")
             result[at:at + len(old)] = new
+            old_no = at - shift + 1
+            for ln in hunk.lines:
+                if ln[0] == "-":
+                    original_marks.setdefault(fp.old_path or "", set()).add(old_no)
+                    old_no += 1
+                elif ln[0] == "+":
+                    original_marks.setdefault(fp.old_path or "", set()).add(max(old_no - 1, 1))
+                else:
+                    old_no += 1
             line_no = at + 1
             for ln in hunk.lines:
                 if ln[0] == "+":
@@ -157,7 +169,8 @@ def apply_patch(workspace: Mapping[str, str], patch: str) -> AppliedPatch:
         text = "\n".join(result)
         files[fp.new_path] = text + "\n" if result else ""
         changed.setdefault(fp.new_path, set()).update(marks)
-    return AppliedPatch(files, changed)
+    original_marks.pop("", None)  # new files have no original lines
+    return AppliedPatch(files, changed, original_marks)
 
 
 @dataclass(frozen=True)
@@ -195,17 +208,31 @@ def _enclosing(root: TSNode, line: int, text: str, function_types: frozenset[str
     return found
 
 
-def changed_functions(patch: str, workspace: Mapping[str, str], language: str) -> ChangedUnit:
-    """The functions ``patch`` changes, lowered into one ``module`` tree."""
-    spec = get_language(language)
+def changed_functions(patch: str, workspace: Mapping[str, str], language: str, *, side: str = "after") -> ChangedUnit:
+    """The functions ``patch`` changes, lowered into one ``module`` tree.
+
+    ``side="after"`` takes them from the patched files (the fix as submitted);
+    ``side="before"`` takes the same functions from the original workspace
+    (what the fix replaced), so a fix can be compared as a change, not only as
+    a result.
+    """
+    if side not in ("after", "before"):
+        raise PatchError("side must be 'after' or 'before'", field="side")
     applied = apply_patch(workspace, patch)
+    if side == "after":
+        return _units(applied.files, applied.changed_lines, language)
+    return _units(dict(workspace), applied.original_lines, language)
+
+
+def _units(files: Mapping[str, str], lines_by_path: Mapping[str, set[int]], language: str) -> ChangedUnit:
+    spec = get_language(language)
     picked: list[ChangedFunction] = []
     trees: list[Node] = []
     errors: list[ParseFailure] = []
-    for path in sorted(applied.changed_lines):
-        if language_for_extension(os.path.splitext(path)[1]) != spec.name:
+    for path in sorted(lines_by_path):
+        if path not in files or language_for_extension(os.path.splitext(path)[1]) != spec.name:
             continue
-        data = applied.files[path].encode("utf-8")
+        data = files[path].encode("utf-8")
         lowerer = lowerer_for(language, data)
         root = parser_for(language).parse(data).root_node
         if root.has_error:
@@ -214,8 +241,8 @@ def changed_functions(patch: str, workspace: Mapping[str, str], language: str) -
                                        "patched file does not parse"))
             continue
         chosen: dict[tuple[int, int], TSNode] = {}
-        file_lines = applied.files[path].splitlines()
-        for line in sorted(applied.changed_lines[path]):
+        file_lines = files[path].splitlines()
+        for line in sorted(lines_by_path[path]):
             line = min(line, len(file_lines))
             while line > 1 and not file_lines[line - 1].strip():
                 line -= 1  # a blank line belongs to the code before it

@@ -2,8 +2,10 @@
 
 :class:`PreparedTree` holds, per node in postorder, the interned label, the
 leftmost-leaf index, the children, a structural hash and the subtree size, plus
-the Zhang–Shasha key roots and the preorder label sequence. Everything the distance stage needs is computed once per solution,
-never per pair.
+the Zhang–Shasha key roots and the preorder label sequence (also as a string,
+one character per label, for rapidfuzz), and the winnowed fingerprints of
+:mod:`.fingerprints`. Everything the distance stage needs is computed once per
+solution, never per pair.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
+from .fingerprints import FingerprintParams, Fingerprints, fingerprint_tree
 from .tree import Node
 
 _LABELS: dict[str, int] = {}
@@ -36,6 +39,8 @@ class PreparedTree:
     keyroot_cells: int
     # process-independent digest of the normal form: equal digests, identical trees
     digest: str = field(default="")
+    fingerprints: Fingerprints = field(default_factory=lambda: Fingerprints(frozenset(), (), 0))
+    preorder_text: str = ""
 
     @property
     def size(self) -> int:
@@ -46,7 +51,15 @@ class PreparedTree:
         return len(self.labels) - 1
 
 
-def prepare(tree: Node) -> PreparedTree:
+def _label_char(label: int) -> str:
+    # one code point per interned label, skipping the surrogate range
+    code = label + 32
+    if code >= 0xD800:
+        code += 0x800
+    return chr(min(code, 0x10FFFF))
+
+
+def prepare(tree: Node, fingerprint_params: FingerprintParams = FingerprintParams()) -> PreparedTree:
     labels: list[int] = []
     lml: list[int] = []
     children: list[list[int]] = []
@@ -81,4 +94,6 @@ def prepare(tree: Node) -> PreparedTree:
     keyroots = sorted(seen.values())
     cells = sum(index - lml[index] + 1 for index in keyroots)
     digest = hashlib.sha256("\x01".join(text).encode()).hexdigest()[:16]
-    return PreparedTree(labels, lml, children, hashes, sizes, keyroots, preorder, cells, digest=digest)
+    return PreparedTree(labels, lml, children, hashes, sizes, keyroots, preorder, cells, digest=digest,
+                        fingerprints=fingerprint_tree(tree, fingerprint_params),
+                        preorder_text="".join(map(_label_char, preorder)))

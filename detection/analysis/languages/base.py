@@ -128,6 +128,11 @@ class LanguageSpec(ABC):
     transparent_types: ClassVar[frozenset[str]] = frozenset(["expression_statement"])
     paren_types: ClassVar[frozenset[str]] = frozenset(["parenthesized_expression"])
     empty_types: ClassVar[frozenset[str]] = frozenset(["empty_statement", "pass_statement"])
+    # imports and package headers: what they bring in is visible where it is used
+    import_types: ClassVar[frozenset[str]] = frozenset([
+        "import_statement", "import_from_statement", "future_import_statement", "import_declaration",
+        "package_declaration", "package_clause", "use_declaration", "extern_crate_declaration",
+    ])
     identifier_types: ClassVar[frozenset[str]] = frozenset(["identifier"])
     property_types: ClassVar[frozenset[str]] = frozenset(["property_identifier", "field_identifier"])
     type_types: ClassVar[frozenset[str]] = frozenset(["type_identifier"])
@@ -208,6 +213,7 @@ class Lowerer:
                 table[t] = handler
 
         put(s.comment_types | s.empty_types, Lowerer._drop)
+        put(s.import_types, Lowerer._import)
         put(s.root_types, Lowerer._root)
         put(s.block_types, Lowerer._block)
         put(s.transparent_types, Lowerer._transparent)
@@ -307,6 +313,10 @@ class Lowerer:
 
     def _drop(self, node: TSNode) -> list[Node]:
         return []
+
+    def _import(self, node: TSNode) -> list[Node]:
+        lowered = self._generic(node)[0]
+        return [Node("import", lowered.value, lowered.children)]
 
     def _root(self, node: TSNode) -> list[Node]:
         return [Node("module", children=self._lower_all(node.named_children))]

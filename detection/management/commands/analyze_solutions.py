@@ -3,9 +3,10 @@
 Thin shell over :mod:`detection.analysis`: reads the solutions (each PATH is a
 file, or a directory whose source files together form one solution, each file
 parsed on its own), calls :func:`~detection.analysis.analyse_files` and
-:func:`~detection.analysis.analyse_prepared` with exact distances where their
-cost is within budget, and prints every pairwise distance, the convergence
-score with the band that decided it, canonical matches and parse errors. With
+:func:`~detection.analysis.analyse_prepared`, and prints every pair's
+similarity (with its containment and structural parts, and the tree edit
+distance of the pairs closer than the weakest band), the convergence score
+with the band that decided it, canonical matches and parse errors. With
 ``--json`` the only (and so the last) line is one JSON object.
 """
 
@@ -44,7 +45,7 @@ class Command(BaseCommand):
     def handle(self, *args: object, **options: object) -> None:
         language = str(options["language"])
         paths = [str(p) for p in options["paths"]]  # type: ignore[attr-defined]
-        params = AnalysisParams(distance=DistanceParams(always_exact=True))
+        params = AnalysisParams(distance=DistanceParams(tree_edit_evidence=True))
         try:
             if len(set(paths)) != len(paths):
                 raise CommandError("each PATH may be given once")
@@ -71,10 +72,15 @@ class Command(BaseCommand):
         out(f"{len(report.solutions)} solutions analysed ({report.language}), {len(report.errors)} errors")
         for s in report.solutions:
             out(f"  {s.name}: {s.size} nodes, normal form {s.prepared.digest}")
-        out("pairwise distances:")
-        for p in report.pairs:
-            value = f"{p.distance:.4f}" if p.distance is not None else f"between {p.lower:.4f} and {p.upper:.4f}"
-            out(f"  {p.a} ~ {p.b}: {value} ({p.method})")
+        out("pairs, most alike first (similarity = 1 - distance):")
+        for p in sorted(report.pairs, key=lambda pair: pair.lower):
+            parts = ""
+            if p.containment is not None and p.structural is not None:
+                parts = f" (containment {p.containment.value:.4f}, structure {p.structural:.4f})"
+            if p.ted_lower is not None and p.ted_upper is not None:
+                ted = f"{p.ted_lower:.4f}" if p.ted_lower == p.ted_upper else f"{p.ted_lower:.4f}..{p.ted_upper:.4f}"
+                parts += f", tree edit distance {ted}"
+            out(f"  {p.a} ~ {p.b}: similarity {p.similarity:.4f}{parts}")
         c = report.convergence
         verdict = "INVESTIGATE" if c.investigate else "below the investigation threshold"
         out(f"convergence: {c.score:.2f} (band {c.band}: raw {c.raw_score:.2f}, "

@@ -7,6 +7,8 @@ from itertools import combinations
 from pathlib import Path
 
 CORPUS = Path(__file__).parent / "corpus"
+# written after every parameter was fixed, and never used to choose one
+HELDOUT = CORPUS / "heldout"
 LANGUAGE_BY_SUFFIX = {".py": "python", ".js": "javascript", ".ts": "typescript", ".go": "go",
                       ".java": "java", ".rs": "rust"}
 
@@ -32,9 +34,9 @@ def _sections(text: str) -> list[tuple[str, list[str]]]:
     return sections
 
 
-def load_groups() -> dict[str, list[Variant]]:
+def load_groups(directory: Path = CORPUS) -> dict[str, list[Variant]]:
     groups: dict[str, list[Variant]] = {}
-    for path in sorted(CORPUS.glob("*.txt")):
+    for path in sorted(directory.glob("*.txt")):
         stem = path.name[: -len(".txt")]
         language = LANGUAGE_BY_SUFFIX[Path(stem).suffix]
         variants: list[Variant] = []

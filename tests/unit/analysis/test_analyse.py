@@ -72,4 +72,33 @@ def test_normal_form_diff_shows_only_what_survives_normalisation():
 
 def test_report_lists_the_rules_applied():
     rules = analyse_solutions({"a": COPY_A}, "python").as_dict()["rules"]
-    assert "rename" in rules and "reorder" in rules and len(rules) == 14
+    assert "rename" in rules and "reorder" in rules and len(rules) == 15
+
+
+WORKSPACE = {"shop/cart.py": (
+    "def unrelated(a):\n    return a\n\n\n"
+    "def total(items):\n    s = 0\n    for it in items:\n        s += it.price\n    return s\n")}
+
+
+def _patch(body: str) -> str:
+    lines = body.splitlines()
+    return (f"--- a/shop/cart.py\n+++ b/shop/cart.py\n@@ -5,5 +5,{len(lines) + 1} @@\n def total(items):\n"
+            "-    s = 0\n-    for it in items:\n-        s += it.price\n-    return s\n"
+            + "".join(f"+{line}\n" for line in lines))
+
+
+def test_patches_converge_on_the_functions_they_change():
+    from detection.analysis import analyse_patches
+
+    copy_a = _patch("    acc = 0\n    for x in items:\n        acc += x.price * x.qty\n    return acc")
+    copy_b = _patch("    result = 0\n    for entry in items:\n        result += entry.price * entry.qty\n"
+                    "    return result")
+    other = _patch("    return sum(i.price * i.qty for i in items if i.qty > 0)")
+    broken = "--- a/shop/cart.py\n+++ b/shop/cart.py\n@@ -5,1 +5,1 @@\n-def nothing_here():\n+def x():\n"
+    report = analyse_patches({"a": copy_a, "b": copy_b, "c": other, "d": broken}, WORKSPACE, "python")
+    pairs = {(p.a, p.b): p for p in report.pairs}
+    assert pairs[("a", "b")].distance == 0.0  # renamed copies of the same fix
+    assert pairs[("a", "c")].distance > 0.3
+    assert [(e.solution, e.code) for e in report.errors] == [("d", "analysis_patch_invalid")]
+    # only the changed function is compared: `unrelated` is in no normal form
+    assert all(s.tree.sexpr().count("(func") == 1 for s in report.solutions)

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from detection.analysis import CanonicalParams, InvalidParameterError, canonical_matches, match_level
-from detection.analysis.prepared import prepare
-from detection.analysis.tree import Node
+from detection.analysis import (
+    CanonicalParams,
+    InvalidParameterError,
+    analyse_source,
+    canonical_matches,
+    match_level,
+)
 
 
 @pytest.mark.parametrize(("lower", "upper", "level"), [
@@ -30,21 +34,26 @@ def test_thresholds_are_parameters():
         CanonicalParams(strong_below=0.3, moderate_below=0.2)
 
 
-def ten(last: str) -> Node:
-    return Node("r", children=[Node(c) for c in "abcdefghi" + last])
-
-
 def test_matches_filter_by_bug_type_and_sort_strongest_first():
-    solutions = [("s1", prepare(ten("j"))), ("s2", prepare(Node("q", children=[Node("z")])))]
+    solution = analyse_source("s1", "def f(xs):\n    total = 0\n    for x in xs:\n        total += x * x\n"
+                                    "    return total\n", "python")
+    other = analyse_source("s2", "def g(s):\n    return s.strip().split(',')\n", "python")
+
+    def prepared(name, source):
+        return analyse_source(name, source, "python").prepared
+
     library = [
-        ("off_by_one/a", "off_by_one", prepare(ten("x"))),     # 1 relabel of 11 nodes: 0.09
-        ("off_by_one/b", "off_by_one", prepare(ten("j"))),     # identical
-        ("race/c", "race", prepare(ten("j"))),
-        ("generic", "any", prepare(Node("r", children=[Node(c) for c in "abcdefgh"]))),  # 2 deletes: 0.18
+        ("off_by_one/a", "off_by_one", prepared("a", "def h(v):\n    acc = 0\n    for y in v:\n        acc += y * y\n"
+                                                     "    return acc\n")),
+        ("off_by_one/b", "off_by_one", prepared("b", "def h(v):\n    acc = 0\n    for y in v:\n        acc += y * y\n"
+                                                     "        log(acc, y)\n        y.flush()\n    return acc\n")),
+        ("race/c", "race", prepared("c", "def h(v):\n    acc = 0\n    for y in v:\n        acc += y * y\n"
+                                         "    return acc\n")),
     ]
-    found = canonical_matches(solutions, library, bug_type="off_by_one")
-    assert [(m.solution, m.canonical, m.level) for m in found] == [
-        ("s1", "off_by_one/b", "strong"), ("s1", "off_by_one/a", "strong"), ("s1", "generic", "moderate")]
-    assert found[0].as_dict()["distance"] == 0.0
-    everything = canonical_matches(solutions, library)
-    assert {m.canonical for m in everything} == {"off_by_one/a", "off_by_one/b", "race/c", "generic"}
+    found = canonical_matches([("s1", solution.prepared), ("s2", other.prepared)], library, bug_type="off_by_one")
+    assert [(m.solution, m.canonical) for m in found][:1] == [("s1", "off_by_one/a")]
+    assert found[0].level == "strong" and found[0].as_dict()["distance"] == 0.0
+    assert all(m.solution == "s1" for m in found)  # the unrelated solution matches nothing
+    everything = canonical_matches([("s1", solution.prepared)], library)
+    assert {m.canonical for m in everything} >= {"off_by_one/a", "race/c"}
+    assert all(m.level in ("strong", "moderate") for m in everything)

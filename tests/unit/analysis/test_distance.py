@@ -59,7 +59,7 @@ def test_far_pairs_are_filtered_by_the_lower_bound_without_an_upper_bound():
 def test_identical_normal_forms_are_zero():
     a = prepare(chain("abc"))
     assert compare(a, prepare(chain("abc")), THRESHOLDS).as_dict() == {
-        "a": "a", "b": "b", "distance": 0.0, "lower": 0.0, "upper": 0.0, "method": "identical"}
+        "a": "a", "b": "b", "distance": 0.0, "similarity": 1.0, "lower": 0.0, "upper": 0.0, "method": "identical"}
 
 
 def test_always_exact_computes_the_value_even_when_bounds_decide():

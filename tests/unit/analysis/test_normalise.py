@@ -14,9 +14,19 @@ RULES = [
     ("strip_docstrings", "python",
      'def f(x):\n    """Doc."""\n    return x\n',
      "def f(x):\n    return x\n"),
+    ("drop_imports", "python",
+     "import os\nfrom collections import Counter\n\ndef f(x):\n    return x\n",
+     "def f(x):\n    return x\n"),
     ("dead_code", "python",
      "def f(x):\n    unused = 42\n    if False:\n        x = 1\n    return x\n    x = 2\n",
      "def f(x):\n    return x\n"),
+    ("dead_code", "python",
+     "LIMIT = 100\nDEBUG = False\n\ndef f(x):\n    def helper(y):\n        return y * 2\n"
+     "    while False:\n        x += 1\n    return x\n",
+     "def f(x):\n    return x\n"),
+    ("dead_code", "javascript",
+     "const fs = require('fs');\nconst MAX = 3;\nfunction f(x) { return x; }",
+     "function f(x) { return x; }"),
     ("flatten_blocks", "javascript",
      "function f(a) { { a = g(a); } return a; }",
      "function f(a) { a = g(a); return a; }"),
@@ -56,7 +66,8 @@ RULES = [
 ]
 
 
-@pytest.mark.parametrize(("rule", "language", "before", "after"), RULES, ids=[r[0] for r in RULES])
+@pytest.mark.parametrize(("rule", "language", "before", "after"), RULES,
+                         ids=[f"{r[0]}-{i}" for i, r in enumerate(RULES)])
 def test_rule_collapses_its_disguise(rule, language, before, after):
     assert normal_form(before, language) == normal_form(after, language)
     off = {rule: False}

@@ -116,3 +116,15 @@ def test_java_method_inside_a_class_is_the_unit():
     assert [(f.start_line, f.end_line) for f in unit.functions] == [(2, 6)]
     assert unit.source.startswith("int total(int[] xs)")
     assert "count" not in unit.tree.sexpr()
+
+
+def test_changed_functions_before_the_patch_are_taken_from_the_original_workspace():
+    from detection.analysis import changed_functions
+
+    workspace = {"m.py": "def keep():\n    return 0\n\n\ndef fix(x):\n    return x + 1\n"}
+    patch = "--- a/m.py\n+++ b/m.py\n@@ -5,2 +5,3 @@\n def fix(x):\n-    return x + 1\n+    y = x * 2\n+    return y\n"
+    after = changed_functions(patch, workspace, "python")
+    before = changed_functions(patch, workspace, "python", side="before")
+    assert [(f.start_line, f.end_line) for f in after.functions] == [(5, 7)]
+    assert [(f.start_line, f.end_line) for f in before.functions] == [(5, 6)]
+    assert "x + 1" in before.source and "x * 2" in after.source
