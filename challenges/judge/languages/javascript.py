@@ -5,8 +5,9 @@ The compiler finds every binding of ``node:assert`` (``require``/``import``, nam
 the syntax tree, into a call of the sandbox runtime (``drivers/probe_runtime.cjs``, bound to
 ``__probe``) that observes what the assertion would have checked without its expected side:
 
-- ``equal``/``strictEqual``/``deepEqual``/``deepStrictEqual``, ``ok(a === b)``: the operands
-  that are not literals; ``ifError(x)``: ``x``; ``ok(x)`` otherwise: the value of ``x``.
+- ``equal``/``strictEqual``/``deepEqual``/``deepStrictEqual``, ``ok(a === b)`` against a
+  literal: the other side; ``ifError(x)``: ``x``; ``ok(x)`` otherwise: the value of ``x``.
+  Equality of two computed values is a relation (below).
 - ``notEqual`` and friends, ``match``/``doesNotMatch``, ``ok(a < b)``, ``ok(k in o)``: their
   truth, evaluated in the sandbox (no single expected value exists to hide).
 - ``ok(e instanceof C)``: the constructor name of ``e``.
@@ -262,7 +263,7 @@ class _Compiler:
         if name == "ok":
             return self._truth(node, arg(0), name, negate=False)
         if name in _EQUAL:
-            return self._equal(node, name, arg(0), arg(1))
+            return self._equal(node, name, arg(0), arg(1), strict)
         if name == "notEqual":
             return self._relation(node, name, "!==" if strict else "!=", arg(0), arg(1))
         if name in _NOT_EQUAL:
@@ -275,11 +276,14 @@ class _Compiler:
             return self._throws(node, name, args)
         raise self.fail(node, f"unsupported assertion assert.{name}")
 
-    def _equal(self, node: Node, name: str, left: Node, right: Node) -> str:
-        operands = [n for n in (left, right) if not is_literal(n)]
-        if not operands:
+    def _equal(self, node: Node, name: str, left: Node, right: Node, strict: bool = True) -> str:
+        if is_literal(left) and is_literal(right):
             raise self.fail(node, f"assert.{name} compares two literals")
-        return f"{RUNTIME}.value({self.site(node, name)}, {', '.join(self.rewrite(n) for n in operands)})"
+        if not is_literal(left) and not is_literal(right):
+            # Two computed values: the test checks that they agree, not what they are.
+            op = "deep" if name.startswith("deep") else ("===" if strict or name == "strictEqual" else "==")
+            return self._relation(node, name, op, left, right)
+        return f"{RUNTIME}.value({self.site(node, name)}, {self.rewrite(right if is_literal(left) else left)})"
 
     def _relation(self, node: Node, name: str, op: str, left: Node, right: Node) -> str:
         return f"{RUNTIME}.relation({self.site(node, name)}, {op!r}, {self.rewrite(left)}, {self.rewrite(right)})"
@@ -295,7 +299,7 @@ class _Compiler:
                 if negate:
                     op = _NEGATED[op]
                 if op in ("===", "=="):
-                    return self._equal(node, name, left, right)
+                    return self._equal(node, name, left, right, op == "===")
                 if op == "instanceof":
                     return f"{RUNTIME}.typeOf({self.site(node, name)}, {self.rewrite(left)})"
                 return self._relation(node, name, op, left, right)

@@ -4,9 +4,10 @@ Every ``self.assert*`` call and ``assert`` statement becomes a call of the sandb
 (``drivers/probe_runtime.py``, imported as ``__probe__``) that observes what the assertion
 would have checked, without the expected side:
 
-- equality (``assertEqual`` and its typed variants, ``assertTrue(a == b)``, ``assertIs(x,
-  None)``, ``assertIsNone``): the operands that are not literals, as canonical values; the
-  gold run supplies what they must be. ``assertCountEqual`` observes the sorted elements;
+- equality with a literal (``assertEqual`` and its typed variants, ``assertTrue(a == b)``,
+  ``assertIs(x, None)``, ``assertIsNone``): the side that is not a literal, as a canonical
+  value; the gold run supplies what it must be. Equality of two computed values is a
+  relation (below): the test checks that they agree, not what they are. ``assertCountEqual`` observes the sorted elements;
   ``assertAlmostEqual`` observes the value and leaves the tolerance to the host's site table.
 - relations that any of many values satisfy (``!=``, ``<``, ``in``, ``is not``, regular
   expressions, ``isinstance`` negated): their truth, evaluated in the sandbox, since no
@@ -219,10 +220,13 @@ class _Compiler(cst.CSTTransformer):
 
     def _equal(self, original: cst.CSTNode, name: str, first: cst.BaseExpression,
                second: cst.BaseExpression) -> cst.Call:
-        operands = [e for e in (first, second) if not is_literal(e)]
-        if not operands:
+        if is_literal(first) and is_literal(second):
             raise self._fail(original, f"{name} compares two literals")
-        return _runtime("value", self._site(original, name), *operands)
+        if not is_literal(first) and not is_literal(second):
+            # Both sides come from the code under test: the test checks their relation, not
+            # a value (an alternative fix may compute other, equally consistent values).
+            return self._relation(original, name, "==", first, second)
+        return _runtime("value", self._site(original, name), second if is_literal(first) else first)
 
     def _identity(self, original: cst.CSTNode, name: str, first: cst.BaseExpression,
                   second: cst.BaseExpression) -> cst.Call:

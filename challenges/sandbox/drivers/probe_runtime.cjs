@@ -126,6 +126,9 @@ function typeOf(site, operand) {
 }
 
 const RELATIONS = {
+  '===': (a, b) => Object.is(a, b),
+  '==': (a, b) => a == b, // eslint-disable-line eqeqeq
+  deep: (a, b) => isDeepStrictEqual(a, b),
   '!==': (a, b) => !Object.is(a, b),
   '!=': (a, b) => a != b, // eslint-disable-line eqeqeq
   'not deep': (a, b) => !isDeepStrictEqual(a, b),

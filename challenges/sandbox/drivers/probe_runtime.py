@@ -88,7 +88,8 @@ class _Canon:
         if isinstance(value, (bytes, bytearray)):
             return {"bytes": bytes(value[:2048]).hex()}
         if isinstance(value, decimal.Decimal):
-            return {"decimal": str(value)}
+            # Decimal("4.80") == Decimal("4.8"): equal values get equal trees.
+            return {"decimal": str(value.normalize()) if value.is_finite() else str(value)}
         if isinstance(value, fractions.Fraction):
             return {"fraction": str(value)}
         if isinstance(value, type):
