@@ -27,6 +27,7 @@ from __future__ import annotations
 import os
 
 import libcst as cst
+from libcst.codemod import Codemod, CodemodContext
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from challenges.judge.kit import APPROX, EXACT, Site
@@ -132,18 +133,18 @@ class _Compiler(cst.CSTTransformer):
     def _fail(self, node: cst.CSTNode, message: str) -> CompileError:
         return CompileError(self.path, self._line(node), message)
 
-    def _bind(self, node: cst.Call, name: str) -> dict[str, cst.BaseExpression]:
+    def _bind(self, original: cst.Call, node: cst.Call, name: str) -> dict[str, cst.BaseExpression]:
         params = _PARAMS[name]
         bound: dict[str, cst.BaseExpression] = {}
         for index, arg in enumerate(node.args):
             if arg.star:
-                raise self._fail(node, f"{name} with starred arguments")
+                raise self._fail(original, f"{name} with starred arguments")
             if arg.keyword is not None:
                 bound[arg.keyword.value] = arg.value
             elif index < len(params):
                 bound[params[index]] = arg.value
             else:
-                raise self._fail(node, f"{name} with too many arguments")
+                raise self._fail(original, f"{name} with too many arguments")
         return bound
 
     # --- where assertions may stand ----------------------------------------------------
@@ -184,7 +185,7 @@ class _Compiler(cst.CSTTransformer):
             return _runtime("raises_call", self._site(original, name), cst.Name(str(_RAISES[name])), *rest)
         if name not in _PARAMS:
             raise self._fail(original, f"unsupported assertion {name}")
-        args = self._bind(node, name)
+        args = self._bind(original, node, name)
         if name in _EQUAL:
             return self._equal(original, name, args["first"], args["second"])
         if name == "assertCountEqual":
@@ -300,14 +301,35 @@ def _insert_import(module: cst.Module) -> cst.Module:
     return module.with_changes(body=[*body[:index], statement, *body[index:]])
 
 
+def compile_module(path: str, module: cst.Module, *, first_site: int = 1) -> tuple[cst.Module, tuple[Site, ...]]:
+    """The probe of a parsed test module and its sites."""
+    compiler = _Compiler(path, first_site, _helpers(module))
+    probe = MetadataWrapper(module).visit(compiler)
+    return _insert_import(probe), tuple(compiler.sites)
+
+
 def compile_python(path: str, source: str, *, first_site: int = 1) -> CompiledFile:
     try:
         module = cst.parse_module(source)
     except cst.ParserSyntaxError as exc:
         raise CompileError(path, exc.raw_line, f"not valid Python: {exc.message}") from exc
-    compiler = _Compiler(path, first_site, _helpers(module))
-    probe = MetadataWrapper(module).visit(compiler)
-    return CompiledFile(path, _insert_import(probe).code, tuple(compiler.sites))
+    probe, sites = compile_module(path, module, first_site=first_site)
+    return CompiledFile(path, probe.code, sites)
+
+
+class ProbeCodemod(Codemod):
+    """The compiler as a libcst codemod (how its before/after tests drive it)."""
+
+    DESCRIPTION = "Compile a unittest file into an observation probe."
+
+    def __init__(self, context: CodemodContext, path: str = "tests/test_probe.py", first_site: int = 1) -> None:
+        super().__init__(context)
+        self.path, self.first_site = path, first_site
+
+    def transform_module_impl(self, tree: cst.Module) -> cst.Module:
+        probe, sites = compile_module(self.path, tree, first_site=self.first_site)
+        self.context.scratch["sites"] = sites
+        return probe
 
 
 class Python(ProbeLanguage):
