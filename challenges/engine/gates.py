@@ -46,6 +46,7 @@ from challenges.judge import (
     Judgement,
     KitError,
     ProbeSuite,
+    RunStatus,
     compile_suite,
     expectations_from_runs,
     guessable,
@@ -123,8 +124,7 @@ class _Outcome:
     verdicts: dict[str, str]
     error: str | None
     events: list[Any] = field(default_factory=list)
-    stopped: str | None = None
-    status: Any = None
+    status: RunStatus = field(default_factory=RunStatus)
 
 
 def _matches(test_id: str, name: str) -> bool:
@@ -154,7 +154,7 @@ def _runner(instance: GeneratedInstance, suite: ProbeSuite | None, allow_unsafe:
             try:
                 if job.probe:
                     observed = observe(root, suite=suite, limits=limits, allow_unsafe=allow_unsafe)
-                    return _Outcome({}, None, observed.events, observed.status.stopped, observed.status)
+                    return _Outcome({}, None, observed.events, observed.status)
                 result = run_tests(root, language=instance.language, test_paths=list(job.tests),
                                    limits=limits, allow_unsafe=allow_unsafe)
             except SandboxInputError as exc:
@@ -312,8 +312,8 @@ def _judge_all(suite: ProbeSuite | None, compile_error: str | None,
         if outcomes[key].error:
             return None, {}, [f"oracle run on {key} code failed: {outcomes[key].error}"]
     try:
-        kit = expectations_from_runs(suite, (outcomes["gold"].events, outcomes["gold"].stopped),
-                                     (outcomes["gold-again"].events, outcomes["gold-again"].stopped))
+        kit = expectations_from_runs(suite, (outcomes["gold"].events, outcomes["gold"].status.stopped),
+                                     (outcomes["gold-again"].events, outcomes["gold-again"].status.stopped))
     except KitError as exc:
         return None, {}, exc.reasons
     judged: dict[str, Judgement] = {}
