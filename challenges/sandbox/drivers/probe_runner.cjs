@@ -3,7 +3,7 @@
 //
 // Usage: node probe_runner.cjs RECORD_FD PROBE_PATH...   (cwd = project root)
 //
-// Every probe is loaded in this one process (CommonJS by require, .mjs by import); its
+// Every probe is loaded in this one process (CommonJS by require, ES modules by import); its
 // node:test tests then run as usual, each reporting start, observations and end through
 // probe_runtime.cjs; a file that cannot be loaded gets a "load" record; "done" is written when
 // the process exits, however it exits. This process decides nothing and holds no token, plan
@@ -21,10 +21,13 @@ async function main() {
   for (const file of process.argv.slice(3)) {
     runtime.setFile(file);
     try {
-      if (file.endsWith('.mjs')) {
-        await import(pathToFileURL(path.resolve(file)).href);
-      } else {
+      try {
+        if (file.endsWith('.mjs')) throw Object.assign(new Error('ES module'), { code: 'ERR_REQUIRE_ESM' });
         require(path.resolve(file));
+      } catch (err) {
+        // An ES module (.mjs, or .js under "type": "module") is imported instead.
+        if (!err || err.code !== 'ERR_REQUIRE_ESM') throw err;
+        await import(pathToFileURL(path.resolve(file)).href);
       }
     } catch (err) {
       runtime.emit({ t: 'load', file, detail: String(err && err.stack ? err.stack : err).slice(0, 2000) });
