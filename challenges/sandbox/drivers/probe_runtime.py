@@ -11,15 +11,14 @@ Nothing here decides anything. Whatever code runs beside it can write to the cha
 the host compares what arrives with expectations it never sends here.
 """
 
-import dataclasses
-import decimal
 import enum
-import fractions
-import hashlib
 import json
 import os
 import re
 import types
+
+# dataclasses, decimal, fractions and hashlib are imported only when a value needs them:
+# every evaluation starts this module, and their import time is the judge's overhead.
 
 _FD = None
 _MAX_DEPTH = 32
@@ -43,10 +42,16 @@ def emit(record):
         data = data[_write(_FD, data):]
 
 
+def _digest(data):
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
+
+
 def _text(value):
     if len(value) <= _MAX_TEXT:
         return value
-    digest = hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()
+    digest = _digest(value.encode("utf-8", "surrogatepass"))
     return {"str": value[:256], "len": len(value), "sha256": digest}
 
 
@@ -87,10 +92,11 @@ class _Canon:
             return _text(str(value))
         if isinstance(value, (bytes, bytearray)):
             return {"bytes": bytes(value[:2048]).hex()}
-        if isinstance(value, decimal.Decimal):
+        kind = type(value)
+        if kind.__name__ == "Decimal" and kind.__module__ in ("decimal", "_decimal", "_pydecimal"):
             # Decimal("4.80") == Decimal("4.8"): equal values get equal trees.
             return {"decimal": str(value.normalize()) if value.is_finite() else str(value)}
-        if isinstance(value, fractions.Fraction):
+        if kind.__name__ == "Fraction" and kind.__module__ == "fractions":
             return {"fraction": str(value)}
         if isinstance(value, type):
             return {"type": _qualname(value)}
@@ -120,7 +126,9 @@ class _Canon:
             return {"dict": _sort([[self(k, depth + 1), self(v, depth + 1)] for k, v in value.items()])}
         if isinstance(value, (set, frozenset)):
             return {"set": _sort([self(item, depth + 1) for item in value])}
-        if dataclasses.is_dataclass(value):
+        if hasattr(type(value), "__dataclass_fields__"):
+            import dataclasses
+
             fields = [[f.name, self(getattr(value, f.name, None), depth + 1)] for f in dataclasses.fields(value)]
             return {"object": [_qualname(type(value)), _sort(fields)]}
         attrs = getattr(value, "__dict__", None)
@@ -185,7 +193,7 @@ def _message(exc):
     text = _ADDRESS.sub(" at 0x?", str(exc))
     if len(text) <= _MAX_TEXT:
         return text
-    return text[:_MAX_TEXT] + " sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return text[:_MAX_TEXT] + " sha256:" + _digest(text.encode("utf-8", "surrogatepass"))
 
 
 class raises:  # noqa: N801 - used as a context manager, like unittest's assertRaises

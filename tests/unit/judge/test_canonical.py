@@ -10,7 +10,7 @@ import importlib.util
 import json
 import subprocess
 
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from challenges.judge.values import check_value
@@ -41,10 +41,11 @@ python_values = st.recursive(
     | st.decimals(allow_nan=False, places=3) | st.sampled_from([Colour.RED, Plain(), Booking("a", (1, 2))]),
     lambda inner: st.lists(inner, max_size=4) | st.tuples(inner, inner) | st.frozensets(st.integers(), max_size=4)
     | st.dictionaries(st.text(max_size=4), inner, max_size=4),
-    max_leaves=12)
+    max_leaves=8)
 
 
 @given(python_values)
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_every_python_value_canonicalises_inside_the_host_grammar(value):
     tree = runtime.canonical(value)
     assert check_value(tree) is tree
