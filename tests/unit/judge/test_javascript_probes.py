@@ -7,7 +7,7 @@ import subprocess
 import pytest
 
 from challenges.judge.languages import CompileError
-from challenges.judge.languages.javascript import PRELUDE, compile_javascript
+from challenges.judge.languages.javascript_compiler import PRELUDE, compile_javascript
 
 HEAD = "'use strict';\nconst assert = require('node:assert/strict');\n"
 

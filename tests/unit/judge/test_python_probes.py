@@ -10,7 +10,7 @@ import pytest
 from libcst.codemod import CodemodContext, CodemodTest
 
 from challenges.judge.languages import CompileError
-from challenges.judge.languages.python import ProbeCodemod, compile_python
+from challenges.judge.languages.python_compiler import ProbeCodemod, compile_python
 
 HEAD = "import probe_runtime as __probe__\n"
 
