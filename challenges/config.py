@@ -27,6 +27,10 @@ declare(
             validate=positive_int, group="generation"),
     Setting("generation.gate_workers", 2, "Parallel sandbox runs while gating one instance.",
             validate=positive_int, group="generation"),
+    Setting("generation.forgeable_f2p_share", 1.0,
+            "Largest share of fail-to-pass tests a constant-guessing forger may pass (0 = none may). Whatever "
+            "this is, at least one fail-to-pass test must defeat the forger, or no instance is released.",
+            validate=unit_interval, group="generation"),
     Setting("generation.max_run_count", 200, "Largest number of instances one generation run may request.",
             validate=positive_int, group="generation"),
 )

@@ -4,20 +4,32 @@ The steps, in order, each with a stable failure code:
 1. prepare a private tree (``challenges.treeprep``): a copy of the clean workspace without
    ``.git``, the patch read and applied by git (regular files only, nothing followed out of
    the tree), every test file put back as it was — an agent's edits to tests never count —
-   and the hidden oracle files written;
-2. run the oracle's tests in the sandbox and reduce the per-test verdicts to a result.
+   and the hidden suite's probes written;
+2. run the probes in the sandbox, where they can only observe, and judge every planned test
+   on the host against the sealed expectations (``challenges.judge``).
 
-Agents see only counts; per-test verdicts are kept for staff.
+Agents see only counts and a fixed vocabulary; per-test details are kept for staff.
 """
 
 from __future__ import annotations
 
-import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from challenges.sandbox import Limits, SandboxError, SandboxUnavailable, run_tests
+from challenges.judge import (
+    JudgeKit,
+    KitError,
+    ProbeSuite,
+    compile_suite,
+    expectations_from_runs,
+    guessable,
+    judge,
+    reasons,
+)
+from challenges.judge.observe import ObservedRun, observe
+from challenges.judge.release import with_fail_to_pass
+from challenges.sandbox import Limits, SandboxError
 from challenges.treeprep import TreeRefused, is_test_path, prepare_tree  # noqa: F401  (is_test_path: public here)
 
 SOLVED, NOT_SOLVED, ERROR = "solved", "not_solved", "error"
@@ -25,53 +37,75 @@ SOLVED, NOT_SOLVED, ERROR = "solved", "not_solved", "error"
 
 @dataclass(frozen=True)
 class OracleOutcome:
+    """``reason`` is agent-visible (counts and a fixed vocabulary only); ``details`` is for staff."""
+
     result: str
     reason: str
     passed: int = 0
     failed: int = 0
     verdicts: dict[str, str] = field(default_factory=dict)
     wall_seconds: float | None = None
+    details: dict = field(default_factory=dict)
+
+
+def _observe_tree(clean_tree: Path, suite: ProbeSuite, *, patch: str | None, limits: Limits | None,
+                  allow_unsafe: bool, scratch: Path | None) -> ObservedRun:
+    # The sandbox's mount table shows the host path of the tree, so it must be neutral.
+    with tempfile.TemporaryDirectory(prefix="ws-", dir=scratch) as tmp:
+        tree = Path(tmp) / "workspace"
+        prepare_tree(clean_tree, tree, patch=patch, oracle_files=suite.files)
+        return observe(tree, suite=suite, limits=limits, allow_unsafe=allow_unsafe)
+
+
+def refusal_reason(exc: TreeRefused) -> str:
+    """What the agent reads when its patch could not be prepared: our own words, sanitised."""
+    if exc.code == "patch_does_not_apply":
+        return reasons.patch_reason(exc.message.split(": ", 1)[-1])
+    return reasons.sanitise(exc.message, 200)
 
 
 def run_oracle(
     clean_tree: Path,
     *,
-    language: str,
-    oracle_files: dict[str, str],
+    kit: JudgeKit,
     patch: str | None,
     limits: Limits | None = None,
     allow_unsafe: bool = False,
     scratch: Path | None = None,
 ) -> OracleOutcome:
-    # The sandbox's mount table shows the host path of the tree, so it must be neutral.
-    with tempfile.TemporaryDirectory(prefix="ws-", dir=scratch) as tmp:
-        tree = Path(tmp) / "workspace"
+    """Judge ``patch`` on the hidden suite: probes observe in the sandbox, the host judges."""
+    try:
+        run = _observe_tree(clean_tree, kit.suite, patch=patch, limits=limits, allow_unsafe=allow_unsafe,
+                            scratch=scratch)
+    except TreeRefused as exc:
+        return OracleOutcome(ERROR, refusal_reason(exc), details={"patch": {"code": exc.code, "message": exc.message[:2000]}})
+    except SandboxError as exc:
+        return OracleOutcome(ERROR, reasons.UNAVAILABLE, details={"sandbox": str(exc)[:2000]})
+    judgement = judge(kit, run.events, run.status)
+    details = {**judgement.to_dict(), "returncode": run.result.returncode, "channel_bytes": run.channel_bytes}
+    return OracleOutcome(SOLVED if judgement.solved else NOT_SOLVED, reasons.run_reason(judgement),
+                         judgement.passed, judgement.failed, judgement.verdicts(), run.result.wall_seconds, details)
+
+
+def record_kit(clean_tree: Path, *, language: str, oracle_files: dict[str, str], gold_patch: str,
+               limits: Limits | None = None, allow_unsafe: bool = False, scratch: Path | None = None) -> JudgeKit:
+    """The judge kit of an instance from its trusted gold patch (for instances released without one).
+
+    Two gold runs must agree; the shipped code's judgement names the fail-to-pass tests.
+    Raises ``KitError`` (or ``CompileError``) with the reasons when no trustworthy kit exists.
+    """
+    suite = compile_suite(language, oracle_files)
+    runs = []
+    for _ in range(2):
         try:
-            prepare_tree(clean_tree, tree, patch=patch, oracle_files=oracle_files)
+            observed = _observe_tree(clean_tree, suite, patch=gold_patch, limits=limits, allow_unsafe=allow_unsafe,
+                                     scratch=scratch)
         except TreeRefused as exc:
-            return OracleOutcome(ERROR, exc.message[:200])
-        os.chmod(tree, 0o755)
-        try:
-            run = run_tests(tree, language=language, test_paths=sorted(oracle_files), limits=limits,
-                            allow_unsafe=allow_unsafe)
-        except SandboxUnavailable as exc:
-            return OracleOutcome(ERROR, f"sandbox unavailable: {exc}"[:200])
-        except SandboxError as exc:
-            return OracleOutcome(ERROR, f"sandbox error: {exc}"[:200])
-    return summarise(run.verdicts, run.error, run.result)
-
-
-def summarise(verdicts: dict[str, str], error: str | None, result) -> OracleOutcome:
-    passed = sum(1 for v in verdicts.values() if v == "passed")
-    failed = sum(1 for v in verdicts.values() if v in ("failed", "error"))
-    wall = getattr(result, "wall_seconds", None)
-    if getattr(result, "timed_out", False) or getattr(result, "killed_reason", None):
-        why = getattr(result, "killed_reason", None) or "time limit"
-        return OracleOutcome(NOT_SOLVED, f"stopped by the sandbox: {why}", passed, failed, verdicts, wall)
-    if error:
-        return OracleOutcome(NOT_SOLVED, f"the test run failed: {error}"[:200], passed, failed, verdicts, wall)
-    if not verdicts:
-        return OracleOutcome(NOT_SOLVED, "no hidden test reported a result", 0, 0, verdicts, wall)
-    if failed:
-        return OracleOutcome(NOT_SOLVED, f"{failed} of {passed + failed} hidden tests failed", passed, failed, verdicts, wall)
-    return OracleOutcome(SOLVED, f"all {passed} hidden tests passed", passed, failed, verdicts, wall)
+            raise KitError([f"the gold patch does not apply: {exc.message}"]) from exc
+        runs.append((observed.events, observed.status.stopped))
+    kit = expectations_from_runs(suite, runs[0], runs[1])
+    shipped = _observe_tree(clean_tree, suite, patch=None, limits=limits, allow_unsafe=allow_unsafe, scratch=scratch)
+    judged = judge(kit, shipped.events, shipped.status)
+    kit = with_fail_to_pass(kit, judged)
+    kit.notes["forgeable"] = guessable(kit, kit.fail_to_pass)
+    return kit

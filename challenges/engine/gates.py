@@ -3,13 +3,17 @@
 Gates (issue 4, "Release gates"):
 - ``history``: no commit holds the gold-fixed region; the bug is organic (the gold
   patch only edits existing source files); no staging markers in the workspace.
-- ``oracle`` (1): the hidden oracle fails on the shipped code (>= 1 fail-to-pass),
-  has >= 1 pass-to-pass test, and passes completely with the gold patch and with
-  every alternative fix.
-- ``canaries`` (2): every canary's guard passes on shipped and gold code and fails
-  once the canary's naive "fix" is applied on top of the gold fix.
-- ``mutation`` (3): mutants of the gold-fixed region; the oracle must kill at least
-  ``mutation_threshold`` of them; survivors are listed.
+- ``oracle`` (1): the hidden suite compiles into probes; two runs of them on the gold
+  code agree (the expectation table); judged against it, the shipped code fails
+  (>= 1 fail-to-pass) and passes (>= 1 pass-to-pass) tests, every alternative fix
+  passes completely, and a constant-guessing forger (``challenges.judge.release.
+  guessable``) cannot pass every fail-to-pass test (nor more than
+  ``forgeable_f2p_share`` of them); the guessable ones are listed for staff.
+- ``canaries`` (2): every canary's guard passes on shipped code and fails once the
+  canary's naive "fix" is applied on top of the gold fix (its observations change).
+- ``mutation`` (3): mutants of the gold-fixed region; a mutant is killed when its
+  observations differ from the gold code's; at least ``mutation_threshold`` must
+  be; survivors are listed.
 - ``visible`` (4): the visible suite passes on the shipped code except exactly the
   designated red-herring failures, and passes completely with the gold fix.
 - ``static`` (5): Python compiles and passes a neutral, config-free ruff run;
@@ -17,7 +21,9 @@ Gates (issue 4, "Release gates"):
   the fixes reproduce exactly the files the other gates validated.
 
 Every test run gets its own temporary workspace; runs are spread over
-``GateConfig.workers`` threads (the sandbox runs one process per run).
+``GateConfig.workers`` threads (the sandbox runs one process per run). Hidden-suite
+runs are judged outside the sandbox by ``challenges.judge``; only the visible suite,
+which runs nothing but our own code, keeps ordinary pass/fail verdicts.
 """
 
 from __future__ import annotations
@@ -34,6 +40,19 @@ from typing import Any
 from challenges.engine.emitters.base import get_emitter
 from challenges.engine.instance import GeneratedInstance
 from challenges.engine.patches import PatchError, apply_patch, changed_paths
+from challenges.judge import (
+    CompileError,
+    JudgeKit,
+    Judgement,
+    KitError,
+    ProbeSuite,
+    RunStatus,
+    compile_suite,
+    expectations_from_runs,
+    guessable,
+    judge,
+)
+from challenges.judge.release import with_fail_to_pass
 
 MARKERS = re.compile(r"\b(BUG|FIXME|XXX|HACK|TODO)\b")
 STAGING_WORDS = ("canary", "red herring", "oracle", "gold patch", "injected")
@@ -49,6 +68,9 @@ class GateConfig:
     wall_seconds: float = 10.0
     cpu_seconds: int = 8
     history_context_lines: int = 1
+    # Largest share of fail-to-pass tests a constant-guessing forger may pass. Whatever it
+    # is, at least one must defeat the forger: a run is solved only if every test passes.
+    forgeable_f2p_share: float = 1.0
 
 
 @dataclass
@@ -64,6 +86,8 @@ class GateReport:
     results: list[GateResult]
     seconds: float = 0.0
     runs: int = 0
+    # The sealed judge kit (probes, plan, gold expectations) when every gate passed.
+    kit: JudgeKit | None = None
 
     @property
     def passed(self) -> bool:
@@ -92,13 +116,15 @@ class _Job:
     key: str
     overrides: Mapping[str, str]
     tests: tuple[str, ...]
-    with_oracle: bool
+    probe: bool  # True: the hidden suite's probes; False: ordinary tests (the visible suite)
 
 
 @dataclass(frozen=True)
 class _Outcome:
     verdicts: dict[str, str]
     error: str | None
+    events: list[Any] = field(default_factory=list)
+    status: RunStatus = field(default_factory=RunStatus)
 
 
 def _matches(test_id: str, name: str) -> bool:
@@ -112,17 +138,23 @@ def _write(root: Path, files: Mapping[str, str]) -> None:
         target.write_text(text, encoding="utf-8")
 
 
-def _runner(instance: GeneratedInstance, allow_unsafe: bool, limits: Any) -> Callable[[_Job], _Outcome]:
+def _runner(instance: GeneratedInstance, suite: ProbeSuite | None, allow_unsafe: bool,
+            limits: Any) -> Callable[[_Job], _Outcome]:
+    from challenges.judge.observe import observe
     from challenges.sandbox import SandboxInputError, run_tests
 
     def run(job: _Job) -> _Outcome:
         with tempfile.TemporaryDirectory(prefix="ws-") as tmp:
             root = Path(tmp)
             _write(root, instance.files)
-            if job.with_oracle:
-                _write(root, instance.oracle_files)
+            if job.probe:
+                assert suite is not None
+                _write(root, suite.files)
             _write(root, job.overrides)
             try:
+                if job.probe:
+                    observed = observe(root, suite=suite, limits=limits, allow_unsafe=allow_unsafe)
+                    return _Outcome({}, None, observed.events, observed.status)
                 result = run_tests(root, language=instance.language, test_paths=list(job.tests),
                                    limits=limits, allow_unsafe=allow_unsafe)
             except SandboxInputError as exc:
@@ -199,37 +231,53 @@ def validate(
     config: GateConfig | None = None,
     runner: Callable[[_Job], _Outcome] | None = None,
 ) -> GateReport:
-    """Run every release gate; never raises for a failing gate (reasons are recorded)."""
+    """Run every release gate; never raises for a failing gate (reasons are recorded).
+
+    The hidden suite is compiled into probes and judged outside the sandbox: the gold
+    code's observations (two runs, which must agree) become the expectation table, and
+    every other variant (shipped, alternative fixes, canary fixes, mutants) is judged
+    against it by ``challenges.judge``. The visible suite runs only our own code and keeps
+    ordinary verdicts. A passing report carries the judge kit to seal with the instance.
+    """
     cfg = config or GateConfig()
     started = time.perf_counter()
+    suite: ProbeSuite | None = None
+    compile_error: str | None = None
+    try:
+        suite = compile_suite(instance.language, {p: instance.oracle_files[p] for p in instance.oracle_tests
+                                                  if p in instance.oracle_files})
+        missing = [p for p in instance.oracle_tests if p not in instance.oracle_files]
+        if missing:
+            compile_error = f"hidden test files are not there: {missing[:3]}"
+    except CompileError as exc:
+        compile_error = f"the hidden suite cannot be compiled into probes: {exc}"
     if runner is None:
         from challenges.sandbox import Limits
 
-        runner = _runner(instance, allow_unsafe, Limits(cpu_seconds=cfg.cpu_seconds, wall_seconds=cfg.wall_seconds))
+        runner = _runner(instance, suite, allow_unsafe,
+                         Limits(cpu_seconds=cfg.cpu_seconds, wall_seconds=cfg.wall_seconds))
     run = runner
-    oracle = tuple(instance.oracle_tests)
     visible = tuple(instance.visible_tests)
     gold = instance.gold.files
 
-    # Visible and hidden suites share a run per variant; verdicts are split by path.
-    jobs: list[_Job] = [
-        _Job("shipped", {}, oracle + visible, True),
-        _Job("gold", gold, oracle + visible, True),
-    ]
-    jobs += [_Job(f"alt:{a.label}", a.files, oracle, True) for a in instance.alternatives]
-    jobs += [_Job(f"canary:{c.name}", {**gold, **c.files}, oracle, True) for c in instance.canaries]
-
-    from challenges.sandbox import SandboxInputError
-    from challenges.sandbox import mutants as make_mutants
-
-    region = instance.gold_region
+    jobs: list[_Job] = [_Job("visible-shipped", {}, visible, False), _Job("visible-gold", gold, visible, False)]
+    mutant_list: list[Any] = []
     mutant_error: str | None = None
-    try:
-        mutant_list = make_mutants(gold[region.path], language=instance.language,
-                                   region=(region.start, region.end))[: cfg.max_mutants]
-    except (SandboxInputError, KeyError) as exc:
-        mutant_list, mutant_error = [], f"mutants could not be made: {exc}"
-    jobs += [_Job(f"mutant:{m.id}", {**gold, region.path: m.source}, oracle, True) for m in mutant_list]
+    if suite is not None and compile_error is None:
+        jobs += [_Job("gold", gold, (), True), _Job("gold-again", gold, (), True), _Job("shipped", {}, (), True)]
+        jobs += [_Job(f"alt:{a.label}", a.files, (), True) for a in instance.alternatives]
+        jobs += [_Job(f"canary:{c.name}", {**gold, **c.files}, (), True) for c in instance.canaries]
+
+        from challenges.sandbox import SandboxInputError
+        from challenges.sandbox import mutants as make_mutants
+
+        region = instance.gold_region
+        try:
+            mutant_list = make_mutants(gold[region.path], language=instance.language,
+                                       region=(region.start, region.end))[: cfg.max_mutants]
+        except (SandboxInputError, KeyError) as exc:
+            mutant_error = f"mutants could not be made: {exc}"
+        jobs += [_Job(f"mutant:{m.id}", {**gold, region.path: m.source}, (), True) for m in mutant_list]
 
     static_result: list[GateResult] = []
 
@@ -240,67 +288,98 @@ def validate(
         static_future = pool.submit(static)
         outcomes = dict(zip([j.key for j in jobs], pool.map(run, jobs), strict=True))
         static_future.result()
-    for key in ("shipped", "gold"):
-        both = outcomes[key]
-        outcomes[f"visible-{key}"] = _Outcome(_only(both.verdicts, visible), both.error)
-        outcomes[key] = _Outcome(_only(both.verdicts, oracle), both.error)
 
+    kit, judged, kit_reasons = _judge_all(suite, compile_error, outcomes)
     results = [
         _history_gate(instance, cfg),
-        _oracle_gate(instance, outcomes),
-        _canary_gate(instance, outcomes),
-        _mutation_gate(mutant_list, outcomes, cfg, mutant_error),
+        _oracle_gate(instance, kit, judged, kit_reasons, cfg),
+        _canary_gate(instance, kit, judged),
+        _mutation_gate(mutant_list, judged, cfg, mutant_error or (kit_reasons[0] if kit_reasons else None)),
         _visible_gate(instance, outcomes),
         static_result[0],
     ]
-    return GateReport(results, time.perf_counter() - started, len(jobs))
+    report = GateReport(results, time.perf_counter() - started, len(jobs))
+    report.kit = kit if report.passed else None
+    return report
 
 
-def _only(verdicts: dict[str, str], paths: tuple[str, ...]) -> dict[str, str]:
-    return {t: v for t, v in verdicts.items() if t.split("::", 1)[0] in paths}
-
-
-def _failing(outcome: _Outcome) -> list[str]:
-    return sorted(t for t, v in outcome.verdicts.items() if v not in ("passed", "skipped"))
-
-
-def _oracle_gate(instance: GeneratedInstance, outcomes: dict[str, _Outcome]) -> GateResult:
-    reasons: list[str] = []
-    shipped, gold = outcomes["shipped"], outcomes["gold"]
-    for key, outcome in (("shipped", shipped), ("gold", gold)):
+def _judge_all(suite: ProbeSuite | None, compile_error: str | None,
+               outcomes: dict[str, _Outcome]) -> tuple[JudgeKit | None, dict[str, Judgement], list[str]]:
+    """The kit from the two gold runs, and every other probe run judged against it."""
+    if suite is None or compile_error:
+        return None, {}, [compile_error or "the hidden suite has no probes"]
+    for key in ("gold", "gold-again"):
+        if outcomes[key].error:
+            return None, {}, [f"oracle run on {key} code failed: {outcomes[key].error}"]
+    try:
+        kit = expectations_from_runs(suite, (outcomes["gold"].events, outcomes["gold"].status.stopped),
+                                     (outcomes["gold-again"].events, outcomes["gold-again"].status.stopped))
+    except KitError as exc:
+        return None, {}, exc.reasons
+    judged: dict[str, Judgement] = {}
+    for key, outcome in outcomes.items():
+        if key in ("gold", "gold-again") or key.startswith("visible-"):
+            continue
         if outcome.error:
-            reasons.append(f"oracle run on {key} code failed: {outcome.error}")
-    f2p = [t for t in _failing(shipped) if gold.verdicts.get(t) == "passed"]
-    p2p = sorted(t for t, v in shipped.verdicts.items() if v == "passed" and gold.verdicts.get(t) == "passed")
+            judged[key] = Judgement((), stopped=outcome.error)
+        else:
+            judged[key] = judge(kit, outcome.events, outcome.status)
+    kit = with_fail_to_pass(kit, judged["shipped"])
+    return kit, judged, []
+
+
+def _oracle_gate(instance: GeneratedInstance, kit: JudgeKit | None, judged: dict[str, Judgement],
+                 kit_reasons: list[str], cfg: GateConfig) -> GateResult:
+    if kit is None:
+        return GateResult("oracle", False, kit_reasons or ["no judge kit"], {"fail_to_pass": [], "pass_to_pass": []})
+    reasons: list[str] = []
+    shipped = judged["shipped"]
+    if shipped.stopped:
+        reasons.append(f"oracle run on shipped code was stopped: {shipped.stopped}")
+    f2p = sorted(kit.fail_to_pass)
+    p2p = sorted(t.test for t in shipped.tests if t.passed)
     if not f2p:
         reasons.append("no fail-to-pass test: the oracle does not detect the bug")
     if not p2p:
         reasons.append("no pass-to-pass test")
-    if _failing(gold):
-        reasons.append(f"oracle fails with the gold patch: {_failing(gold)[:5]}")
     for alt in instance.alternatives:
-        outcome = outcomes[f"alt:{alt.label}"]
-        bad = _failing(outcome) or ([outcome.error] if outcome.error else [])
-        if bad or not outcome.verdicts:
+        outcome = judged[f"alt:{alt.label}"]
+        if not outcome.solved:
+            bad = outcome.failing() or [outcome.stopped or "no test"]
             reasons.append(f"oracle rejects the alternative fix {alt.label!r}: {bad[:5]} (overfitted oracle?)")
-    return GateResult("oracle", not reasons, reasons, {"fail_to_pass": f2p, "pass_to_pass": p2p})
+    forgeable = guessable(kit, f2p)
+    if f2p and len(forgeable) == len(f2p):
+        reasons.append("every fail-to-pass test can be passed by a constant-guessing forger (e.g. "
+                       f"{sorted(forgeable.items())[0]}): the verdict could be forged without the fix")
+    elif f2p and len(forgeable) / len(f2p) > cfg.forgeable_f2p_share:
+        reasons.append(f"{len(forgeable)} of {len(f2p)} fail-to-pass tests can be passed by a constant-guessing "
+                       f"forger (allowed share {cfg.forgeable_f2p_share:.2f}): {sorted(forgeable)[:3]}")
+    return GateResult("oracle", not reasons, reasons,
+                      {"fail_to_pass": f2p, "pass_to_pass": p2p, "plan": len(kit.plan),
+                       "sites": len(kit.suite.sites), "forgeable": forgeable})
 
 
-def _canary_gate(instance: GeneratedInstance, outcomes: dict[str, _Outcome]) -> GateResult:
+def _canary_gate(instance: GeneratedInstance, kit: JudgeKit | None, judged: dict[str, Judgement]) -> GateResult:
     reasons: list[str] = []
     details: dict[str, Any] = {}
     low, high = (2, 3) if instance.tier >= 4 else ((1, 3) if instance.tier == 3 else (0, 3))
     if not low <= len(instance.canaries) <= high:
         reasons.append(f"tier {instance.tier} needs {low}-{high} canaries, has {len(instance.canaries)}")
+    if kit is None:
+        if instance.canaries:
+            reasons.append("canary guards cannot be judged without a judge kit")
+        return GateResult("canaries", not reasons, reasons, details)
     for canary in instance.canaries:
-        ids = [t for t in outcomes["shipped"].verdicts if _matches(t, canary.guard)]
+        ids = [t for t in kit.plan if _matches(t, canary.guard)]
         if not ids:
             reasons.append(f"canary {canary.name!r} has no guard test {canary.guard!r} in the oracle")
             continue
-        states = {key: [outcomes[key].verdicts.get(t) for t in ids]
-                  for key in ("shipped", "gold", f"canary:{canary.name}")}
+        shipped = judged["shipped"].verdicts()
+        fixed = judged[f"canary:{canary.name}"].verdicts()
+        states = {"shipped": [shipped.get(t) for t in ids], "gold": ["passed" for _ in ids],
+                  f"canary:{canary.name}": [fixed.get(t) for t in ids]}
         details[canary.name] = {"guard": ids, **states}
-        if any(v != "passed" for v in states["shipped"] + states["gold"]):
+        if any(v != "passed" for v in states["shipped"]):
             reasons.append(f"guard of {canary.name!r} does not pass on shipped and gold code")
         if all(v == "passed" for v in states[f"canary:{canary.name}"]):
             reasons.append(f"guard of {canary.name!r} still passes after the canary 'fix'")
@@ -308,23 +387,17 @@ def _canary_gate(instance: GeneratedInstance, outcomes: dict[str, _Outcome]) -> 
 
 
 def _mutation_gate(
-    mutant_list: list[Any], outcomes: dict[str, _Outcome], cfg: GateConfig, error: str | None = None
+    mutant_list: list[Any], judged: dict[str, Judgement], cfg: GateConfig, error: str | None = None
 ) -> GateResult:
     if error is not None:
-        return GateResult("mutation", False, [error], {"score": 0.0, "mutants": 0, "survivors": []})
-    gold = outcomes["gold"]
-    if gold.error or _failing(gold) or not gold.verdicts:
-        # Kills only mean something against an oracle that accepts the fixed code.
-        return GateResult("mutation", False, ["the oracle does not pass on the gold-fixed code"],
-                          {"score": 0.0, "mutants": len(mutant_list), "survivors": []})
+        return GateResult("mutation", False, [error], {"score": 0.0, "mutants": len(mutant_list), "survivors": []})
     if not mutant_list:
         return GateResult("mutation", False, ["no mutants could be made from the gold region"],
                           {"score": 0.0, "mutants": 0, "survivors": []})
     survivors = []
     for m in mutant_list:
-        outcome = outcomes[f"mutant:{m.id}"]
-        killed = bool(_failing(outcome)) or outcome.error is not None or not outcome.verdicts
-        if not killed:
+        # A mutant is killed when its observations differ from the gold code's.
+        if judged[f"mutant:{m.id}"].solved:
             survivors.append({"id": m.id, "operator": m.operator, "description": m.description})
     score = 1 - len(survivors) / len(mutant_list)
     reasons = [] if score >= cfg.mutation_threshold else [
@@ -332,6 +405,10 @@ def _mutation_gate(
         + ", ".join(s["description"] for s in survivors[:5])]
     return GateResult("mutation", not reasons, reasons,
                       {"score": round(score, 4), "mutants": len(mutant_list), "survivors": survivors})
+
+
+def _failing(outcome: _Outcome) -> list[str]:
+    return sorted(t for t, v in outcome.verdicts.items() if v not in ("passed", "skipped"))
 
 
 def _visible_gate(instance: GeneratedInstance, outcomes: dict[str, _Outcome]) -> GateResult:

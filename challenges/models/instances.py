@@ -41,6 +41,10 @@ class ChallengeInstance(models.Model):
     secrets_sealed = models.BinaryField()
     workspace_sealed = models.BinaryField()
     workspace_sha256 = models.CharField(max_length=64)
+    # The judge kit (hidden-test probes, test plan, expected observations from the gold
+    # code), sealed like the other secrets. Empty for instances released before judging
+    # moved out of the sandbox: the first evaluation computes it from the sealed gold patch.
+    judge_kit_sealed = models.BinaryField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     released_at = models.DateTimeField(null=True, blank=True, db_index=True)
 

@@ -1,5 +1,9 @@
 """``run_tests``: run a test suite in the sandbox and return one verdict per test.
 
+The verdicts come from inside the sandbox, so this runner is only for code we trust (the
+visible suite at release, staff tools). Hidden suites run on agents' code are never judged
+here: they run as probes that only observe, and ``challenges.judge`` decides on the host.
+
 Python: the shipped ``drivers/unittest_driver.py`` (bound read-only at /opt/runner) imports each
 test file as a module (``tests/test_x.py`` -> ``tests.test_x``, project root and ``src/`` on
 ``sys.path``) and runs it with stdlib unittest. Ids: ``path/to/test_x.py::Class::method``.

@@ -112,7 +112,7 @@ def _lexicons(allowed_keys: list[str] | None):
 def _gate_config() -> GateConfig:
     values = config_values("generation.")
     return GateConfig(mutation_threshold=values["mutation_threshold"], max_mutants=values["max_mutants"],
-                      workers=values["gate_workers"])
+                      workers=values["gate_workers"], forgeable_f2p_share=values["forgeable_f2p_share"])
 
 
 def instance_generate(
@@ -217,6 +217,7 @@ def _store(template, generated, decision, report, audit, root: Path, timings: di
         audit={"passed": audit.passed, "findings": [f.to_dict() for f in audit.findings], "counts": audit.counts},
         dedup=decision_as_dict(decision),
         uniqueness=decision.uniqueness, timings=timings,
+        judge_kit=report.kit.to_dict() if report.kit is not None else None,
     )
 
 

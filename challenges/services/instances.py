@@ -40,11 +40,14 @@ def instance_store(
     dedup: dict[str, Any] | None = None,
     uniqueness: float | None = None,
     timings: dict[str, Any] | None = None,
+    judge_kit: dict[str, Any] | None = None,
 ) -> ChallengeInstance:
     """Seal and store a generated instance (state "generated"; release is separate).
 
     ``workspace_dir`` is the agent-visible workspace, a git repository; it is stored as a
     deterministic archive so identical workspaces have identical bytes and digests.
+    ``judge_kit`` (probes, plan, expected observations from the release gates) is sealed
+    beside the other secrets; without it the first evaluation records one from the gold patch.
     """
     if "oracle_files" not in secrets or not secrets["oracle_files"]:
         raise ValidationFailed("An instance needs hidden oracle files.", code="oracle_missing")
@@ -54,6 +57,7 @@ def instance_store(
         fingerprint=fingerprint, uniqueness=uniqueness, dedup=dedup or {}, gates=gates or {}, audit=audit or {},
         timings=timings or {}, draw_sealed=seal(_dumps(draw)), secrets_sealed=seal(_dumps(secrets)),
         workspace_sealed=seal(archive), workspace_sha256=hashlib.sha256(archive).hexdigest(),
+        judge_kit_sealed=seal(_dumps(judge_kit)) if judge_kit else None,
     )
     audit_event_record(verb="instance.generated", target=instance, actor_label="generator",
                        after={"template": template.slug, "language": language, "uniqueness": uniqueness})

@@ -1,29 +1,29 @@
-"""Running an instance's hidden oracle on a patch (agents' submissions, staff tools)."""
+"""Running an instance's hidden oracle on a patch (agents' submissions, staff tools).
+
+The hidden suite runs as probes that can only observe; the verdict is decided here, on the
+host, against the instance's sealed judge kit (``challenges.judge``).
+"""
 
 from __future__ import annotations
 
 from django.conf import settings
 
+from challenges.judge import reasons
 from challenges.models import ChallengeInstance
-from challenges.oracle_runner import OracleOutcome, run_oracle
-from challenges.sandbox import Limits
-from challenges.services.workspaces import instance_secrets, workspace_tree
-from core.config import config_values
+from challenges.oracle_runner import ERROR, OracleOutcome, run_oracle
+from challenges.services.judging import JudgeKitUnavailable, instance_judge_kit, sandbox_limits
+from challenges.services.workspaces import workspace_tree
 
 
 def oracle_run(*, instance: ChallengeInstance, patch: str | None) -> OracleOutcome:
-    secrets = instance_secrets(instance)
-    configured = config_values("sandbox.")
-    limits = Limits(
-        cpu_seconds=configured["cpu_seconds"], wall_seconds=configured["wall_seconds"],
-        memory_mb=configured["memory_mb"], max_processes=configured["max_processes"],
-        workspace_mb=configured["workspace_mb"], cpu_percent=configured["cpu_percent"],
-    )
+    try:
+        kit = instance_judge_kit(instance)
+    except JudgeKitUnavailable as exc:
+        return OracleOutcome(ERROR, reasons.UNAVAILABLE, details={"judge_kit": exc.extra.get("reasons", [])})
     return run_oracle(
         workspace_tree(instance),
-        language=instance.language,
-        oracle_files=secrets["oracle_files"],
+        kit=kit,
         patch=patch,
-        limits=limits,
+        limits=sandbox_limits(),
         allow_unsafe=settings.GAUNTLET_SANDBOX_ALLOW_UNSAFE,
     )

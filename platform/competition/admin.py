@@ -537,11 +537,19 @@ class AttemptAdmin(admin.ModelAdmin):
 
 
 def verdict_table(evaluation: Evaluation) -> str:
-    """Per-test verdicts of the hidden oracle, for staff only (agents see counts)."""
+    """Per-test verdicts of the hidden oracle and why the judge decided so, for staff only
+    (agents see counts). Details come from the sandbox: bounded there, escaped here."""
     if not evaluation.verdicts:
         return "-"
-    rows = format_html_join("", "<tr><td>{}</td><td>{}</td></tr>", sorted(evaluation.verdicts.items()))
-    return format_html('<table class="verdicts">{}</table>', rows)
+    judged = (evaluation.judgement or {}).get("tests", {})
+    rows = format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td></tr>", (
+        (test, verdict, str(judged.get(test, {}).get("detail", ""))[:600])
+        for test, verdict in sorted(evaluation.verdicts.items())))
+    notes = (evaluation.judgement or {}).get("notes") or []
+    shown = format_html('<table class="verdicts">{}</table>', rows)
+    if notes:
+        shown += format_html("<p>Notes: {}</p>", "; ".join(str(n)[:300] for n in notes[:10]))
+    return shown
 
 
 class EvaluationInline(ReadOnlyInline):

@@ -229,6 +229,8 @@ class Evaluation(models.Model):
     reason = models.CharField(max_length=200, blank=True)
     # Per-test verdicts of the hidden oracle: staff only; agents see counts.
     verdicts = models.JSONField(default=dict, blank=True)
+    # How the judge decided each test (observation diffs, bounded and escaped): staff only.
+    judgement = models.JSONField(default=dict, blank=True)
     wall_seconds = models.FloatField(null=True, blank=True)
 
     class Meta:

@@ -12,7 +12,8 @@ from django.utils import timezone
 
 from challenges.oracle_runner import run_oracle
 from challenges.services.oracle import oracle_run
-from challenges.services.workspaces import instance_secrets, workspace_tree
+from challenges.services.judging import instance_judge_kit
+from challenges.services.workspaces import workspace_tree
 from competition.models import Submission
 from competition.services.bouts import bout_create
 from competition.services.evaluation import submission_evaluate
@@ -95,8 +96,7 @@ def test_gold_patch_solves_with_a_git_repository_planted_above_the_evaluation(in
     scratch.mkdir()
     subprocess.run(["git", "init", "-q", str(scratch)], check=True, env={"PATH": "/usr/bin:/bin"})
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True, env={"PATH": "/usr/bin:/bin"})
-    secrets = instance_secrets(instance)
-    outcome = run_oracle(workspace_tree(instance), language="python", oracle_files=secrets["oracle_files"],
-                         patch=f.GOLD_PATCH, scratch=scratch, allow_unsafe=False)
+    outcome = run_oracle(workspace_tree(instance), kit=instance_judge_kit(instance), patch=f.GOLD_PATCH,
+                         scratch=scratch, allow_unsafe=False)
     assert outcome.result == "solved", outcome
     assert sorted(p.name for p in scratch.iterdir()) == [".git"]  # the private directory is gone

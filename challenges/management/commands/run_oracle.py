@@ -31,10 +31,12 @@ class Command(BaseCommand):
         if json:
             self.stdout.write(_dumps({"result": outcome.result, "reason": outcome.reason, "passed": outcome.passed,
                                       "failed": outcome.failed, "tests": outcome.verdicts,
-                                      "wall_seconds": outcome.wall_seconds}))
+                                      "wall_seconds": outcome.wall_seconds, "details": outcome.details}))
             return
+        judged = outcome.details.get("tests", {})
         for test, verdict in sorted(outcome.verdicts.items()):
-            self.stdout.write(f"{verdict:8} {test}")
+            why = judged.get(test, {}).get("detail", "")
+            self.stdout.write(f"{verdict:8} {test}" + (f"  ({why})" if why else ""))
         self.stdout.write(f"{outcome.result}: {outcome.reason}")
 
 

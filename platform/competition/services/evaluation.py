@@ -61,6 +61,7 @@ def submission_evaluate(*, submission_id: int, trigger: str = "submission", requ
         evaluation.finished_at = timezone.now()
         evaluation.result, evaluation.reason = outcome.result, outcome.reason
         evaluation.verdicts, evaluation.wall_seconds = outcome.verdicts, outcome.wall_seconds
+        evaluation.judgement = outcome.details
         if current.state != Submission.State.RUNNING or current.evaluation_started_at != started:
             # The reaper gave this run up and another took over: keep the record, count nothing.
             evaluation.reason = f"superseded; {outcome.reason}"[:200]

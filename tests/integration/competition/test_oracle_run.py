@@ -1,5 +1,7 @@
 """The hidden oracle on real patches, in the real sandbox."""
 
+import re
+
 import pytest
 
 from challenges.services.oracle import oracle_run
@@ -34,7 +36,8 @@ def test_infinite_loop_is_contained(instance):
     config_set(key="sandbox.cpu_seconds", value=2, by=None, reason="keep the test short")
     outcome = oracle_run(instance=instance, patch=f.LOOP_PATCH)
     assert outcome.result == "not_solved"
-    assert "stopped by the sandbox" in outcome.reason
+    assert outcome.reason == "the run exceeded its time limit"
+    assert outcome.passed == 0 and outcome.details["stopped"] == "cpu_limit"
 
 
 def test_edits_to_tests_never_count(instance):
@@ -52,7 +55,8 @@ def test_edits_to_tests_never_count(instance):
 def test_patch_that_does_not_apply_is_an_error(instance):
     outcome = oracle_run(instance=instance, patch=f.GOLD_PATCH.replace("start_a <= end_b", "start_x <= end_y"))
     assert outcome.result == "error"
-    assert outcome.reason.startswith("The patch does not apply")
+    assert outcome.reason.startswith("the patch does not apply: ")
+    assert outcome.reason.isascii() and len(outcome.reason) <= 200
 
 
 def _patch_body(lines):
@@ -80,4 +84,6 @@ def test_hostile_patches_are_contained_and_not_solved(instance, lines):
     config_set(key="sandbox.wall_seconds", value=8, by=None, reason="keep the test short")
     outcome = oracle_run(instance=instance, patch=_patch_body(lines))
     assert outcome.result == "not_solved", outcome
-    assert outcome.reason
+    assert outcome.reason in {"the run exceeded its time limit", "the run exceeded its resource limits",
+                              "the run was stopped by the sandbox", "the run produced too much output"} \
+        or re.fullmatch(r"\d+ of 3 hidden tests failed", outcome.reason), outcome.reason

@@ -43,6 +43,9 @@ def test_pipeline_releases_an_instance_that_the_oracle_separates(templates):
         assert oracle_run(instance=instance, patch=alternative["patch"]).result == "solved"
     # Sealed at rest: the gold patch is not readable from the row.
     assert secrets["gold_patch"].encode() not in bytes(instance.secrets_sealed)
+    # The expectations recorded by the release gates were sealed with it and used as they are.
+    assert instance.judge_kit_sealed and b"__probe" not in bytes(instance.judge_kit_sealed)
+    assert not AuditEvent.objects.filter(verb="instance.judge_kit_recorded").exists()
     assert AuditEvent.objects.filter(verb="instance.released", target_id=str(instance.pk)).exists()
 
 
