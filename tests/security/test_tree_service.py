@@ -11,8 +11,8 @@ import pytest
 from django.utils import timezone
 
 from challenges.oracle_runner import run_oracle
-from challenges.services.oracle import oracle_run
 from challenges.services.judging import instance_judge_kit
+from challenges.services.oracle import oracle_run
 from challenges.services.workspaces import workspace_tree
 from competition.models import Submission
 from competition.services.bouts import bout_create
