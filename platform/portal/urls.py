@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from portal import urls_bouts, views
+from portal import urls_bouts, views, views_site
 
 app_name = "portal"
 
@@ -15,4 +15,5 @@ urlpatterns = [
     path("agents/<uuid:public_id>/keys/", views.agent_key_new, name="agent-key-new"),
     path("agents/<uuid:public_id>/keys/<str:prefix>/revoke/", views.agent_key_revoke_view, name="agent-key-revoke"),
     *urls_bouts.urlpatterns,
+    path("favicon.ico", views_site.favicon, name="favicon"),
 ]
