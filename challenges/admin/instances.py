@@ -9,15 +9,21 @@ import json
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
+from django.db.models import Count
+from django.http import HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
+from django.utils.text import Truncator
 from django.utils.translation import ngettext
 
 from challenges.models import ChallengeInstance, ChallengeTemplate, GenerationAttempt, GenerationRun, Lexicon
+from challenges.selectors.generation import generation_run_progress
+from challenges.selectors.rotation import rotation_calendar
 from challenges.services.generation import generation_run_request
 from challenges.services.instances import instance_secrets_reveal, instance_set_state
+from core import formatting
 from core.dashboard import Panel, register_panel
 from core.errors import ApplicationError
 
@@ -25,9 +31,14 @@ SECRETS_PERMISSION = "challenges.view_instance_secrets"
 
 
 class GenerateForm(forms.Form):
-    count = forms.IntegerField(min_value=1, max_value=200, initial=2)
-    language = forms.ChoiceField(choices=[("", "any"), ("python", "python"), ("javascript", "javascript")],
+    count = forms.IntegerField(min_value=1, max_value=200, initial=2, help_text="Instances to release per template.")
+    language = forms.ChoiceField(choices=[("", "Any it supports"), ("python", "Python"), ("javascript", "JavaScript")],
                                  required=False)
+    override_rotation = forms.BooleanField(
+        required=False, label="Generate even if the rotation calendar rests the template",
+        help_text="Without this, a template resting on the calendar (cooldown, family or reuse limits) is refused "
+                  "with its reasons. The override is recorded with the run.",
+    )
 
 
 class ReasonForm(forms.Form):
@@ -131,16 +142,25 @@ class ChallengeTemplateAdmin(IntakeAdminMixin, admin.ModelAdmin):
                 language = form.cleaned_data["language"] or None
                 try:
                     runs.append(generation_run_request(count=form.cleaned_data["count"], template=template,
-                                                       language=language, by=request.user))
+                                                       language=language, by=request.user,
+                                                       override_rotation=form.cleaned_data["override_rotation"]))
                 except ApplicationError as exc:
                     self.message_user(request, f"{template.slug}: {exc.message}", messages.ERROR)
-            self.message_user(request, ngettext("%d generation run queued; progress under Generation runs.",
-                                                "%d generation runs queued; progress under Generation runs.",
-                                                len(runs)) % len(runs), messages.SUCCESS)
+            if len(runs) == 1:
+                self.message_user(request, f"Generation run {runs[0].pk} queued; its progress is below.",
+                                  messages.SUCCESS)
+                return HttpResponseRedirect(reverse("admin:challenges_generationrun_change", args=[runs[0].pk]))
+            if runs:
+                links = format_html_join(", ", '<a href="{}">run {}</a>', (
+                    (reverse("admin:challenges_generationrun_change", args=[run.pk]), run.pk) for run in runs))
+                self.message_user(request, format_html("{} queued: {}.", formatting.plural(len(runs), "generation run"),
+                                                       links), messages.SUCCESS)
             return None
+        calendar = {row.template.pk: row for row in rotation_calendar()}
         return TemplateResponse(request, "admin/challenges/generate.html", {
             **self.admin_site.each_context(request), "title": "Generate instances", "form": form,
-            "templates": queryset, "action": "generate_instances",
+            "templates": [(template, calendar.get(template.pk)) for template in queryset],
+            "action": "generate_instances",
         })
 
 
@@ -280,16 +300,61 @@ class ChallengeInstanceAdmin(admin.ModelAdmin):
 
 @admin.register(GenerationRun)
 class GenerationRunAdmin(admin.ModelAdmin):
-    list_display = ("pk", "template", "language", "count", "released", "state", "created_at", "finished_at")
+    """A run's page is its live progress: counts, passes with their outcomes and reasons,
+    refreshed while the run is queued or running, and the outcome of every instance."""
+
+    list_display = ("run", "template", "language_shown", "progress", "state", "outcome", "created_at",
+                    "finished_at")
+    list_display_links = ("run",)
     list_filter = ("state",)
-    readonly_fields = ("requested_by", "template", "language", "count", "released", "state", "message", "created_at",
-                       "finished_at")
+    list_select_related = ("template",)
 
     def has_add_permission(self, request):
         return False
 
+    def has_change_permission(self, request, obj=None):
+        return False
+
     def has_delete_permission(self, request, obj=None):
         return False
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(pass_total=Count("attempts"))
+
+    @admin.display(description="Run", ordering="pk")
+    def run(self, obj):
+        return f"run {obj.pk}"
+
+    @admin.display(description="Language", ordering="language")
+    def language_shown(self, obj):
+        return formatting.language(obj.language) if obj.language else "any"
+
+    @admin.display(description="Progress")
+    def progress(self, obj):
+        return f"{obj.released} of {obj.count} released · {formatting.plural(obj.pass_total, 'pass', 'passes')}"
+
+    @admin.display(description="Outcome")
+    def outcome(self, obj):
+        return Truncator(obj.message).chars(160) or "—"
+
+    def get_urls(self):
+        return [path("<int:pk>/progress.json", self.admin_site.admin_view(self.progress_json),
+                     name="challenges_generationrun_progress")] + super().get_urls()
+
+    def progress_json(self, request, pk):
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        return JsonResponse(generation_run_progress(run=get_object_or_404(GenerationRun, pk=pk)))
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        run = get_object_or_404(GenerationRun.objects.select_related("template", "requested_by"), pk=object_id)
+        return TemplateResponse(request, "admin/challenges/generationrun/progress.html", {
+            **self.admin_site.each_context(request), "title": f"Generation run {run.pk}", "run": run,
+            "progress": generation_run_progress(run=run), "opts": self.opts,
+            "progress_url": reverse("admin:challenges_generationrun_progress", args=[run.pk]),
+        })
 
 
 @admin.register(GenerationAttempt)

@@ -17,6 +17,9 @@ _IRREGULAR = {"entry": "entries", "query": "queries", "this": "these", "was": "w
 _SIBILANT = ("s", "x", "z", "ch", "sh")
 
 DASH = "—"
+# How languages are spelled for people; a code not listed is shown capitalised.
+LANGUAGE_NAMES = {"python": "Python", "javascript": "JavaScript", "typescript": "TypeScript", "go": "Go",
+                  "java": "Java", "rust": "Rust"}
 
 
 def noun(count: int, singular: str, plural: str | None = None) -> str:
@@ -132,3 +135,16 @@ def when(moment: datetime | None, *, seconds: bool = False, empty: str = DASH) -
     utc = moment.astimezone(UTC)
     return utc.strftime("%Y-%m-%d %H:%M:%S UTC" if seconds else "%Y-%m-%d %H:%M UTC")
 
+
+
+def language(code: str) -> str:
+    """A language code as people write it: "javascript" is "JavaScript"."""
+    text = str(code or "").strip()
+    return LANGUAGE_NAMES.get(text.lower(), text[:1].upper() + text[1:])
+
+
+def languages(codes: object) -> str:
+    """A list of language codes as "Python, JavaScript" (a JSON list in a model field, say)."""
+    if isinstance(codes, str):
+        codes = [codes]
+    return ", ".join(language(code) for code in (codes or [])) or DASH

@@ -7,6 +7,7 @@
     {{ score.points|points }}                       -> "4"
     {{ review.max_similarity|decimal }}             -> "0.734"  (|decimal:2 for two places)
     {{ bout.ends_at|when }}                         -> "2025-03-01 14:05 UTC"
+    {{ instance.language|language }}                -> "JavaScript"
 """
 
 from __future__ import annotations
@@ -63,3 +64,13 @@ def duration(value):
 @register.filter
 def when(value, precision: str = ""):
     return formatting.when(value, seconds=precision == "seconds")
+
+
+@register.filter
+def language(value):
+    return formatting.language(value)
+
+
+@register.filter
+def languages(value):
+    return formatting.languages(value)

@@ -71,3 +71,11 @@ def test_when_is_utc_with_its_zone():
     with pytest.raises(ValueError):
         fmt.when(datetime(2025, 3, 1, 14, 5))  # noqa: DTZ001 - a naive time must be refused
     assert fmt.when(datetime(2025, 3, 1, tzinfo=UTC)) == "2025-03-01 00:00 UTC"
+
+
+def test_languages_are_spelled_for_people():
+    assert fmt.language("javascript") == "JavaScript"
+    assert fmt.language("python") == "Python"
+    assert fmt.language("cobol") == "Cobol"
+    assert fmt.languages(["python", "javascript"]) == "Python, JavaScript"
+    assert fmt.languages([]) == "—"
