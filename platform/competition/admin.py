@@ -23,6 +23,7 @@ from django.template.response import TemplateResponse
 from django.urls import NoReverseMatch, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import ngettext
 
 from competition.errors import ApplicationError
@@ -40,60 +41,17 @@ from competition.models import (
     Submission,
 )
 from competition.services import agent_key_revoke
-from competition.services.bouts import bout_create_from_pool, bout_transition
+from competition.services.bouts import (
+    bout_actions_allowed,
+    bout_create_from_pool,
+    bout_set_live_details,
+    bout_transition,
+)
 from competition.services.evaluation import bout_rescore, challenge_rescore, submissions_rescore
 from competition.services.scores import entry_disqualify, score_transition
 from competition.services.staff import duration_parse, season_save
+from core import formatting
 from core.dashboard import Panel, register_panel
-
-
-class AgentKeyInline(admin.TabularInline):
-    model = AgentKey
-    extra = 0
-    fields = ("prefix", "label", "created_at", "last_used_at", "revoked_at")
-    readonly_fields = fields
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-
-@admin.register(Agent)
-class AgentAdmin(admin.ModelAdmin):
-    list_display = ("name", "owner", "model_name", "created_at")
-    search_fields = ("name", "owner__username", "model_name")
-    readonly_fields = ("public_id", "owner", "created_at")
-    inlines = [AgentKeyInline]
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-
-@admin.register(AgentKey)
-class AgentKeyAdmin(admin.ModelAdmin):
-    list_display = ("__str__", "agent", "label", "created_at", "last_used_at", "revoked_at")
-    list_filter = ("revoked_at",)
-    search_fields = ("prefix", "agent__name", "agent__owner__username")
-    readonly_fields = ("agent", "prefix", "label", "created_at", "last_used_at", "revoked_at")
-    exclude = ("digest",)
-    actions = ["revoke_keys"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-    @admin.action(description="Revoke selected keys", permissions=["change"])
-    def revoke_keys(self, request, queryset):
-        count = 0
-        for key in queryset.filter(revoked_at__isnull=True):
-            agent_key_revoke(key=key, by=request.user, reason="revoked by staff in the admin")
-            count += 1
-        self.message_user(
-            request, ngettext("%d key revoked.", "%d keys revoked.", count) % count, messages.SUCCESS
-        )
-
 
 # --- shared pieces -------------------------------------------------------------------------
 
@@ -111,8 +69,15 @@ def admin_link(obj: Model | None, text: str | None = None) -> str:
 
 class ReasonForm(forms.Form):
     reason = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 3, "cols": 70}), max_length=2000,
-        help_text="Recorded with every change and shown in its history.",
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 70}), max_length=2000, label="Reason (staff)",
+        help_text="Recorded in the audit log with the change. Competitors do not see it.",
+    )
+
+
+class PublicReasonForm(ReasonForm):
+    public_reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2, "cols": 70}), max_length=300, required=False,
+        label="Public reason (shown to competitors)",
     )
 
 
@@ -121,14 +86,27 @@ class ReasonAction:
     """A state change confirmed on its own page with a reason.
 
     ``permission`` names a ``has_<permission>_permission`` method of the ModelAdmin;
-    ``apply`` names its method ``(request, queryset, reason) -> None`` that calls the
-    service and reports the outcome with ``message_user``.
+    ``apply`` names its method ``(request, queryset, reason, **extra) -> None`` that calls
+    the service and reports the outcome with ``message_user``. ``public`` asks also for a
+    reason competitors read (``"optional"`` or ``"required"``), passed as ``public_reason``;
+    ``public_help`` says where it is shown and what is shown without one.
     """
 
     title: str
     button: str
     permission: str
     apply: str
+    public: str = ""
+    public_help: str = ""
+
+    def form(self, data=None) -> forms.Form:
+        if not self.public:
+            return ReasonForm(data)
+        form = PublicReasonForm(data)
+        field = form.fields["public_reason"]
+        field.required = self.public == "required"
+        field.help_text = self.public_help
+        return form
 
 
 Outcome = tuple[list[Model], list[tuple[Model, str]]]
@@ -148,11 +126,23 @@ def each(rows: Iterable[Model], call: Callable[[Model], object]) -> Outcome:
     return done, refused
 
 
+def safe_next(request: HttpRequest) -> str | None:
+    """The ``next`` page of a confirmation, if it is one of ours."""
+    target = request.GET.get("next", "")
+    if target and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
+                                                   require_https=request.is_secure()):
+        return target
+    return None
+
+
 class ReasonActionsAdmin(admin.ModelAdmin):
     """Adds confirmation pages (``act/<name>/?ids=…``) for the actions in ``reason_actions``.
 
     A list action only redirects to the page; the page's POST, with a reason, applies the
     change. The page checks the permission itself, so a direct POST without it is a 403.
+    ``reason_action_refusal`` says, per row, why an action cannot apply in the row's
+    current state: the change page offers only the actions that can, and the confirmation
+    page says up front which rows will be refused and why.
     """
 
     reason_actions: dict[str, ReasonAction] = {}
@@ -167,9 +157,15 @@ class ReasonActionsAdmin(admin.ModelAdmin):
         view = self.admin_site.admin_view(self.reason_action_view)
         return [path("act/<slug:name>/", view, name=self._url_name("act"))] + super().get_urls()
 
-    def reason_action_url(self, name: str, ids: Iterable[int]) -> str:
-        query = urlencode({"ids": ",".join(str(pk) for pk in ids)})
-        return f"{reverse('admin:' + self._url_name('act'), args=[name])}?{query}"
+    def reason_action_url(self, name: str, ids: Iterable[int], *, next_url: str = "") -> str:
+        query = {"ids": ",".join(str(pk) for pk in ids)}
+        if next_url:
+            query["next"] = next_url
+        return f"{reverse('admin:' + self._url_name('act'), args=[name])}?{urlencode(query)}"
+
+    def reason_action_refusal(self, name: str, row: Model) -> str | None:
+        """Why action ``name`` cannot apply to ``row`` now; None when it can."""
+        return None
 
     def reason_redirect(self, request: HttpRequest, queryset: QuerySet, name: str) -> HttpResponse | None:
         ids = list(queryset.values_list("pk", flat=True)[: self.reason_action_limit + 1])
@@ -194,28 +190,34 @@ class ReasonActionsAdmin(admin.ModelAdmin):
             ids = [int(part) for part in request.GET.get("ids", "").split(",") if part]
         except ValueError as exc:
             raise Http404("Bad selection.") from exc
-        changelist = reverse(f"admin:{self._url_name('changelist')}")
+        back = safe_next(request) or reverse(f"admin:{self._url_name('changelist')}")
         queryset = self.get_queryset(request).filter(pk__in=ids[: self.reason_action_limit])
         rows = list(queryset)
         if not rows:
             self.message_user(request, "Nothing was selected.", messages.WARNING)
-            return HttpResponseRedirect(changelist)
-        form = ReasonForm(request.POST or None)
-        if request.method == "POST" and form.is_valid():
-            getattr(self, spec.apply)(request, queryset, form.cleaned_data["reason"])
-            return HttpResponseRedirect(changelist)
+            return HttpResponseRedirect(back)
+        refusals = {row.pk: self.reason_action_refusal(name, row) for row in rows}
+        applicable = [row for row in rows if refusals[row.pk] is None]
+        form = spec.form(request.POST or None)
+        if request.method == "POST" and applicable and form.is_valid():
+            extra = {"public_reason": form.cleaned_data["public_reason"]} if spec.public else {}
+            getattr(self, spec.apply)(request, queryset, form.cleaned_data["reason"], **extra)
+            return HttpResponseRedirect(back)
         context = {
             **self.admin_site.each_context(request),
-            "title": spec.title, "opts": self.opts, "spec": spec, "rows": rows, "form": form,
-            "changelist_url": changelist,
+            "title": spec.title, "opts": self.opts, "spec": spec, "form": form, "changelist_url": back,
+            "rows": [{"row": row, "refusal": refusals[row.pk]} for row in rows],
+            "applicable": len(applicable), "count_text": formatting.plural(len(applicable), str(self.opts.verbose_name),
+                                                                            str(self.opts.verbose_name_plural)),
         }
         return TemplateResponse(request, "admin/competition/reason_action.html", context)
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
+        obj = self.get_object(request, object_id) if object_id.isdigit() else None
         links = [
-            {"label": spec.button, "url": self.reason_action_url(name, [int(object_id)])}
+            {"label": spec.button, "url": self.reason_action_url(name, [obj.pk])}
             for name, spec in self.reason_actions.items()
-            if object_id.isdigit() and self._permitted(request, spec)
+            if obj is not None and self._permitted(request, spec) and self.reason_action_refusal(name, obj) is None
         ]
         return super().change_view(request, object_id, form_url, {"reason_links": links, **(extra_context or {})})
 
@@ -248,6 +250,13 @@ class RecordAdmin(ReasonActionsAdmin):
 class ReadOnlyInline(admin.TabularInline):
     extra = 0
     can_delete = False
+    request: HttpRequest | None = None
+
+    def get_formset(self, request, obj=None, **kwargs):
+        # Inline instances are made per request (ModelAdmin.get_inline_instances), so keeping
+        # the request here is safe; display columns use it to offer only permitted actions.
+        self.request = request
+        return super().get_formset(request, obj, **kwargs)
 
     def has_add_permission(self, request, obj=None):
         return False
@@ -257,6 +266,99 @@ class ReadOnlyInline(admin.TabularInline):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+def disqualify_link(request: HttpRequest | None, entry: BoutEntry, *, back: str) -> str:
+    """A link to disqualify ``entry`` (returning to ``back``), or its state when it cannot be offered."""
+    if entry.disqualified_at is not None:
+        return format_html("disqualified {}: {}", formatting.when(entry.disqualified_at),
+                           entry.disqualified_public_reason or "no public reason")
+    if request is None or not request.user.has_perm("competition.disqualify_boutentry"):
+        return "entered"
+    url = reverse("admin:competition_boutentry_act", args=["disqualify"])
+    query = urlencode({"ids": entry.pk, **({"next": back} if back else {})})
+    return format_html('<a class="disqualify-link" href="{}?{}">Disqualify…</a>', url, query)
+
+
+class EntryInline(ReadOnlyInline):
+    """Entries with their standing and, for those allowed, a link to disqualify."""
+
+    model = BoutEntry
+
+    @admin.display(description="Joined")
+    def joined(self, obj):
+        return formatting.when(obj.joined_at)
+
+    @admin.display(description="Standing")
+    def standing(self, obj):
+        return disqualify_link(self.request, obj, back=self.request.get_full_path() if self.request else "")
+
+
+class AgentEntryInline(EntryInline):
+    """The bouts an agent entered, on its page, each with a link to disqualify it there."""
+
+    fields = ("bout_link", "joined", "standing")
+    readonly_fields = fields
+    verbose_name_plural = "bouts entered"
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("bout")
+
+    @admin.display(description="Bout")
+    def bout_link(self, obj):
+        return format_html("{} <span class=\"quiet\">{} · {}</span>", admin_link(obj.bout, obj.bout.name),
+                           obj.bout.handle, obj.bout.get_state_display().lower())
+
+
+# --- agents and keys ----------------------------------------------------------------------
+
+
+class AgentKeyInline(admin.TabularInline):
+    model = AgentKey
+    extra = 0
+    fields = ("prefix", "label", "created_at", "last_used_at", "revoked_at")
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Agent)
+class AgentAdmin(admin.ModelAdmin):
+    list_display = ("name", "owner", "model_name", "created_at")
+    search_fields = ("name", "owner__username", "model_name")
+    readonly_fields = ("public_id", "owner", "created_at")
+    inlines = [AgentKeyInline, AgentEntryInline]
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(AgentKey)
+class AgentKeyAdmin(admin.ModelAdmin):
+    list_display = ("__str__", "agent", "label", "created_at", "last_used_at", "revoked_at")
+    list_filter = ("revoked_at",)
+    search_fields = ("prefix", "agent__name", "agent__owner__username")
+    readonly_fields = ("agent", "prefix", "label", "created_at", "last_used_at", "revoked_at")
+    exclude = ("digest",)
+    actions = ["revoke_keys"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.action(description="Revoke selected keys", permissions=["change"])
+    def revoke_keys(self, request, queryset):
+        count = 0
+        for key in queryset.filter(revoked_at__isnull=True):
+            agent_key_revoke(key=key, by=request.user, reason="revoked by staff in the admin")
+            count += 1
+        self.message_user(
+            request, ngettext("%d key revoked.", "%d keys revoked.", count) % count, messages.SUCCESS
+        )
 
 
 # --- seasons and bouts ---------------------------------------------------------------------
@@ -285,8 +387,12 @@ class SeasonAdmin(admin.ModelAdmin):
 
 class BoutChallengeInline(ReadOnlyInline):
     model = BoutChallenge
-    fields = ("position", "handle_link", "instance_link", "tier")
+    fields = ("position", "handle_link", "instance_link", "language", "tier")
     readonly_fields = fields
+
+    @admin.display(description="Language")
+    def language(self, obj):
+        return formatting.language(obj.instance.language)
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("instance__template")
@@ -304,17 +410,18 @@ class BoutChallengeInline(ReadOnlyInline):
         return obj.instance.tier
 
 
-class BoutEntryInline(ReadOnlyInline):
-    model = BoutEntry
-    fields = ("entry_link", "joined_at", "disqualified_at", "disqualified_reason")
+class BoutEntryInline(EntryInline):
+    fields = ("entry_link", "joined", "standing")
     readonly_fields = fields
+    verbose_name_plural = "entries"
 
     def get_queryset(self, request):
-        return super().get_queryset(request).select_related("agent")
+        return super().get_queryset(request).select_related("agent__owner")
 
     @admin.display(description="Agent")
     def entry_link(self, obj):
-        return admin_link(obj, obj.agent.name)
+        return format_html("{} <span class=\"quiet\">({})</span>", admin_link(obj, obj.agent.name),
+                           obj.agent.owner.get_username())
 
 
 class BoutOpenForm(forms.Form):
@@ -323,20 +430,47 @@ class BoutOpenForm(forms.Form):
     duration = forms.CharField(initial="2h", max_length=20, help_text="For example 90m, 2h, 1d or 1h30m.")
 
 
+_SHOWN_ON_THE_BOUT_PAGE = "Shown on the bout's public page."
+
+
 @admin.register(Bout)
 class BoutAdmin(RecordAdmin):
-    list_display = ("handle", "name", "season", "state", "starts_at", "ends_at", "challenge_count", "entry_count")
-    list_filter = ("state", "season")
+    list_display = ("handle", "name", "season", "state", "starts_at", "ends_at", "closed_at", "challenge_count",
+                    "entry_count", "live_details_public")
+    list_filter = ("state", "season", "live_details_public")
     search_fields = ("handle", "name")
     date_hierarchy = "starts_at"
+    fields = ("handle", "name", "season", "state", "state_reason", "public_reason", "starts_at", "ends_at",
+              "closed_at", "scoring_format", "format_config", "attempts_per_challenge", "attempt_minutes",
+              "submissions_per_attempt", "submissions_per_day", "concurrent_evaluations", "live_details_public",
+              "created_by", "created_at")
     inlines = [BoutChallengeInline, BoutEntryInline]
-    actions = ["halt_bouts", "resume_bouts", "close_bouts", "rescore_bouts"]
+    actions = ["halt_bouts", "resume_bouts", "close_bouts", "rescore_bouts", "show_live_details", "hide_live_details"]
     reason_actions = {
-        "halt": ReasonAction("Halt bouts", "Halt", "change", "apply_halt"),
+        "halt": ReasonAction("Halt bouts", "Halt", "change", "apply_halt", public="optional",
+                             public_help=_SHOWN_ON_THE_BOUT_PAGE + " Without one it says the organisers halted it."),
         "resume": ReasonAction("Resume bouts", "Resume", "change", "apply_resume"),
-        "close": ReasonAction("Close bouts", "Close", "change", "apply_close"),
+        "close": ReasonAction("Close bouts", "Close", "change", "apply_close", public="optional",
+                              public_help=_SHOWN_ON_THE_BOUT_PAGE + " Worth giving when closing early."),
         "rescore": ReasonAction("Rescore bouts", "Rescore", "change", "apply_rescore"),
+        "show_details": ReasonAction("Show per-challenge times while live", "Show per-challenge times while live",
+                                     "change", "apply_show_details"),
+        "hide_details": ReasonAction("Hide per-challenge times while live", "Hide per-challenge times while live",
+                                     "change", "apply_hide_details"),
     }
+
+    def reason_action_refusal(self, name, row):
+        if name in ("halt", "resume", "close"):
+            allowed = bout_actions_allowed(row)
+            if name in allowed:
+                return None
+            state = formatting.article(row.get_state_display().lower()).capitalize()
+            return f"{state} bout cannot {name}" + (f"; it can {' or '.join(allowed)}" if allowed else "")
+        if name == "show_details":
+            return "per-challenge times are already public while it runs" if row.live_details_public else None
+        if name == "hide_details":
+            return None if row.live_details_public else "per-challenge times are already hidden while it runs"
+        return None
 
     def get_queryset(self, request):
         return (
@@ -394,23 +528,46 @@ class BoutAdmin(RecordAdmin):
     def rescore_bouts(self, request, queryset):
         return self.reason_redirect(request, queryset, "rescore")
 
-    def _transition(self, request, queryset, reason: str, action: str) -> list[Model]:
+    @admin.action(description="Show per-challenge times while live…", permissions=["change"])
+    def show_live_details(self, request, queryset):
+        return self.reason_redirect(request, queryset, "show_details")
+
+    @admin.action(description="Hide per-challenge times while live…", permissions=["change"])
+    def hide_live_details(self, request, queryset):
+        return self.reason_redirect(request, queryset, "hide_details")
+
+    def _transition(self, request, queryset, reason: str, action: str, public_reason: str = "") -> list[Model]:
         done, refused = each(queryset, lambda bout: bout_transition(bout=bout, action=action, by=request.user,
-                                                                    reason=reason))
+                                                                    reason=reason, public_reason=public_reason))
         self.report(request, refused)
         return done
 
-    def apply_halt(self, request, queryset, reason):
-        if n := len(self._transition(request, queryset, reason, "halt")):
-            self.message_user(request, ngettext("%d bout halted.", "%d bouts halted.", n) % n, messages.SUCCESS)
+    def apply_halt(self, request, queryset, reason, public_reason=""):
+        if n := len(self._transition(request, queryset, reason, "halt", public_reason)):
+            self.message_user(request, f"{formatting.plural(n, 'bout')} halted.", messages.SUCCESS)
 
     def apply_resume(self, request, queryset, reason):
         if n := len(self._transition(request, queryset, reason, "resume")):
-            self.message_user(request, ngettext("%d bout resumed.", "%d bouts resumed.", n) % n, messages.SUCCESS)
+            self.message_user(request, f"{formatting.plural(n, 'bout')} resumed.", messages.SUCCESS)
 
-    def apply_close(self, request, queryset, reason):
-        if n := len(self._transition(request, queryset, reason, "close")):
-            self.message_user(request, ngettext("%d bout closed.", "%d bouts closed.", n) % n, messages.SUCCESS)
+    def apply_close(self, request, queryset, reason, public_reason=""):
+        if n := len(self._transition(request, queryset, reason, "close", public_reason)):
+            self.message_user(request, f"{formatting.plural(n, 'bout')} closed.", messages.SUCCESS)
+
+    def _live_details(self, request, queryset, reason: str, public: bool) -> None:
+        done, refused = each(queryset, lambda bout: bout_set_live_details(bout=bout, public=public, by=request.user,
+                                                                          reason=reason))
+        self.report(request, refused)
+        if n := len(done):
+            shown = "public" if public else "hidden"
+            self.message_user(request, f"Per-challenge times are now {shown} while {formatting.plural(n, 'bout')} "
+                                       f"{formatting.noun(n, 'runs', 'run')}.", messages.SUCCESS)
+
+    def apply_show_details(self, request, queryset, reason):
+        self._live_details(request, queryset, reason, True)
+
+    def apply_hide_details(self, request, queryset, reason):
+        self._live_details(request, queryset, reason, False)
 
     def apply_rescore(self, request, queryset, reason):
         queued = 0
@@ -477,37 +634,44 @@ class BoutChallengeAdmin(RecordAdmin):
 
 @admin.register(BoutEntry)
 class BoutEntryAdmin(RecordAdmin):
-    list_display = ("agent", "bout", "joined_at", "disqualified_at", "disqualified_reason")
+    list_display = ("agent", "bout", "joined_at", "disqualified_at", "disqualified_reason",
+                    "disqualified_public_reason")
     list_filter = (("disqualified_at", admin.EmptyFieldListFilter), "bout")
     search_fields = ("agent__name", "agent__owner__username", "bout__handle", "bout__name")
-    fields = ("agent", "bout", "joined_at", "disqualified_at", "disqualified_reason")
+    fields = ("agent", "bout", "joined_at", "disqualified_at", "disqualified_reason", "disqualified_public_reason")
     list_select_related = ("agent", "bout")
     actions = ["disqualify_entries"]
-    reason_actions = {"disqualify": ReasonAction("Disqualify agents", "Disqualify", "disqualify", "apply_disqualify")}
+    reason_actions = {"disqualify": ReasonAction(
+        "Disqualify agents", "Disqualify", "disqualify", "apply_disqualify", public="required",
+        public_help="Shown to the agent's owner in the portal and in its score history; the staff reason is not.",
+    )}
 
     def has_disqualify_permission(self, request) -> bool:
         return request.user.has_perm("competition.disqualify_boutentry")
+
+    def reason_action_refusal(self, name, row):
+        if name == "disqualify" and row.disqualified_at is not None:
+            return f"already disqualified on {formatting.when(row.disqualified_at)}"
+        return None
 
     @admin.action(description="Disqualify selected agents from their bouts…", permissions=["disqualify"])
     def disqualify_entries(self, request, queryset):
         return self.reason_redirect(request, queryset, "disqualify")
 
-    def apply_disqualify(self, request, queryset, reason):
+    def apply_disqualify(self, request, queryset, reason, public_reason=""):
         already = [entry for entry in queryset if entry.disqualified_at is not None]
         done, refused = each(
             queryset.filter(disqualified_at__isnull=True),
-            lambda entry: entry_disqualify(entry=entry, by=request.user, reason=reason),
+            lambda entry: entry_disqualify(entry=entry, by=request.user, reason=reason, public_reason=public_reason),
         )
         self.report(request, refused)
         if n := len(done):
-            self.message_user(request, ngettext(
-                "%d agent disqualified; its scores are invalidated.",
-                "%d agents disqualified; their scores are invalidated.", n,
-            ) % n, messages.SUCCESS)
+            whose = "its scores are" if n == 1 else "their scores are"
+            self.message_user(request, f"{formatting.plural(n, 'agent')} disqualified; {whose} invalidated.",
+                              messages.SUCCESS)
         if n := len(already):
-            self.message_user(request, ngettext(
-                "%d agent was already disqualified.", "%d agents were already disqualified.", n,
-            ) % n, messages.WARNING)
+            self.message_user(request, f"{formatting.plural(n, 'agent')} {formatting.noun(n, 'was')} already "
+                                       "disqualified.", messages.WARNING)
 
 
 # --- attempts, submissions, evaluations ---------------------------------------------------
