@@ -16,7 +16,6 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.text import Truncator
-from django.utils.translation import ngettext
 
 from challenges.models import ChallengeInstance, ChallengeTemplate, GenerationAttempt, GenerationRun, Lexicon
 from challenges.selectors.generation import generation_run_progress
@@ -69,9 +68,10 @@ class IntakeAdminMixin:
         body = "".join("<tr>" + "".join("<td>{}</td>" for _ in headers) + "</tr>" for _ in rows)
         return format_html(f"<table><tr>{head}</tr>{body}</table>", *[str(v) for row in rows for v in row])
 
-    @admin.display(description="rig")
+    @admin.display(description="Rig-confidence (intake; lower is better)")
     def intake_rig(self, obj):
-        return obj.intake.get("rig_confidence", {}).get("score", "—")
+        score = obj.intake.get("rig_confidence", {}).get("score")
+        return "not checked" if score is None else score
 
     @admin.action(description="Run the intake check", permissions=["change"])
     def run_intake_check(self, request, queryset):
@@ -102,7 +102,7 @@ class IntakeAdminMixin:
                     done += 1
                 except ApplicationError as exc:
                     self.message_user(request, f"{template.slug}: {exc.message}", messages.ERROR)
-            self.message_user(request, ngettext("%d template activated.", "%d templates activated.", done) % done,
+            self.message_user(request, f"{formatting.plural(done, 'template')} activated.",
                               messages.SUCCESS)
             return None
         return TemplateResponse(request, "admin/challenges/intake_activate.html", {
@@ -113,13 +113,13 @@ class IntakeAdminMixin:
 
 @admin.register(ChallengeTemplate)
 class ChallengeTemplateAdmin(IntakeAdminMixin, admin.ModelAdmin):
-    list_display = ("slug", "family", "bug_class", "tier", "languages", "state", "weight", "intake_rig",
+    list_display = ("slug", "family", "bug_class", "tier", "language_list", "state", "weight_shown", "intake_rig",
                     "instance_count")
     list_filter = ("state", "family", "tier")
     search_fields = ("slug", "title", "bug_class")
-    readonly_fields = ("slug", "title", "family", "bug_class", "tier", "languages", "state", "state_reason",
+    readonly_fields = ("slug", "title", "family", "bug_class", "tier", "language_list", "state", "state_reason",
                        "intake_scores", "intake_checked_at", "created_at", "updated_at")
-    fields = ("slug", "title", "family", "bug_class", "tier", "languages", "state", "state_reason", "weight",
+    fields = ("slug", "title", "family", "bug_class", "tier", "language_list", "state", "state_reason", "weight",
               "intake_scores", "intake_checked_at", "created_at", "updated_at")
     actions = ["generate_instances", "run_intake_check", "activate"]
 
@@ -129,9 +129,20 @@ class ChallengeTemplateAdmin(IntakeAdminMixin, admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None):
         return False
 
-    @admin.display(description="instances")
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(instance_total=Count("instances"))
+
+    @admin.display(description="Instances", ordering="instance_total")
     def instance_count(self, obj):
-        return obj.instances.count()
+        return obj.instance_total
+
+    @admin.display(description="Languages")
+    def language_list(self, obj):
+        return formatting.languages(obj.languages)
+
+    @admin.display(description="Rotation weight", ordering="weight")
+    def weight_shown(self, obj):
+        return formatting.decimal(obj.weight, 2)
 
     @admin.action(description="Generate instances from the selected templates", permissions=["change"])
     def generate_instances(self, request, queryset):
@@ -192,8 +203,8 @@ class AttemptInline(admin.TabularInline):
 
 @admin.register(ChallengeInstance)
 class ChallengeInstanceAdmin(admin.ModelAdmin):
-    list_display = ("short_id", "template", "language", "tier", "state", "uniqueness", "gates_passed", "findings",
-                    "released_at")
+    list_display = ("short_id", "template", "language_shown", "tier", "state", "uniqueness_shown", "gates_passed",
+                    "findings", "released_at")
     list_filter = ("state", "language", "tier", "template__family")
     search_fields = ("public_id", "template__slug", "lexicon_key")
     date_hierarchy = "created_at"
@@ -210,9 +221,17 @@ class ChallengeInstanceAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None):
         return False
 
-    @admin.display(description="id")
+    @admin.display(description="Id")
     def short_id(self, obj):
         return str(obj.public_id)[:8]
+
+    @admin.display(description="Language", ordering="language")
+    def language_shown(self, obj):
+        return formatting.language(obj.language)
+
+    @admin.display(description="Uniqueness", ordering="uniqueness")
+    def uniqueness_shown(self, obj):
+        return formatting.decimal(obj.uniqueness)
 
     @admin.display(boolean=True, description="gates")
     def gates_passed(self, obj):
@@ -281,7 +300,7 @@ class ChallengeInstanceAdmin(admin.ModelAdmin):
                     done += 1
                 except ApplicationError as exc:
                     self.message_user(request, f"{instance}: {exc.message}", messages.ERROR)
-            self.message_user(request, ngettext(f"%d instance {label}.", f"%d instances {label}.", done) % done,
+            self.message_user(request, f"{formatting.plural(done, 'instance')} {label}.",
                               messages.SUCCESS)
             return None
         return TemplateResponse(request, "admin/challenges/reason.html", {
@@ -359,7 +378,7 @@ class GenerationRunAdmin(admin.ModelAdmin):
 
 @admin.register(GenerationAttempt)
 class GenerationAttemptAdmin(admin.ModelAdmin):
-    list_display = ("created_at", "template", "language", "outcome", "short_reason", "seconds", "instance")
+    list_display = ("created_at", "template", "language", "outcome", "short_reason", "took", "instance")
     list_filter = ("outcome", "language", "template")
     readonly_fields = ("run", "template", "language", "instance", "outcome", "reason", "seconds", "created_at")
 
@@ -369,9 +388,13 @@ class GenerationAttemptAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None):
         return False
 
-    @admin.display(description="reason")
+    @admin.display(description="Reason")
     def short_reason(self, obj):
-        return obj.reason[:120]
+        return Truncator(obj.reason).chars(120)
+
+    @admin.display(description="Took", ordering="seconds")
+    def took(self, obj):
+        return formatting.duration(obj.seconds)
 
 
 def _generation_panel(request):

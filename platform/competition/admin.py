@@ -24,7 +24,7 @@ from django.urls import NoReverseMatch, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import ngettext
+from django.utils.text import Truncator
 
 from competition.errors import ApplicationError
 from competition.models import (
@@ -48,6 +48,7 @@ from competition.services.bouts import (
     bout_transition,
 )
 from competition.services.evaluation import bout_rescore, challenge_rescore, submissions_rescore
+from competition.services.scores import ALLOWED as SCORE_TRANSITIONS
 from competition.services.scores import entry_disqualify, score_transition
 from competition.services.staff import duration_parse, season_save
 from core import formatting
@@ -357,7 +358,7 @@ class AgentKeyAdmin(admin.ModelAdmin):
             agent_key_revoke(key=key, by=request.user, reason="revoked by staff in the admin")
             count += 1
         self.message_user(
-            request, ngettext("%d key revoked.", "%d keys revoked.", count) % count, messages.SUCCESS
+            request, f"{formatting.plural(count, 'key')} revoked.", messages.SUCCESS
         )
 
 
@@ -504,10 +505,8 @@ class BoutAdmin(RecordAdmin):
                 form.add_error("duration" if exc.code == "duration_invalid" else None, exc.message)
             else:
                 count = data["count"]
-                self.message_user(request, ngettext(
-                    "Bout %(handle)s opened with %(count)d challenge.",
-                    "Bout %(handle)s opened with %(count)d challenges.", count,
-                ) % {"handle": bout.handle, "count": count}, messages.SUCCESS)
+                self.message_user(request, f"Bout {bout.handle} opened with {formatting.plural(count, 'challenge')}.",
+                                  messages.SUCCESS)
                 return HttpResponseRedirect(reverse(f"admin:{self._url_name('change')}", args=[bout.pk]))
         context = {**self.admin_site.each_context(request), "title": "Open a bout", "opts": self.opts, "form": form}
         return TemplateResponse(request, "admin/competition/bout_open.html", context)
@@ -579,10 +578,8 @@ class BoutAdmin(RecordAdmin):
         done, refused = each(queryset, rescore)
         self.report(request, refused)
         if n := len(done):
-            self.message_user(request, ngettext(
-                "%(n)d bout sent for rescoring (submissions queued: %(queued)d).",
-                "%(n)d bouts sent for rescoring (submissions queued: %(queued)d).", n,
-            ) % {"queued": queued, "n": n}, messages.SUCCESS)
+            self.message_user(request, f"{formatting.plural(n, 'bout')} sent for rescoring "
+                                       f"({formatting.plural(queued, 'submission')} queued).", messages.SUCCESS)
 
 
 @admin.register(BoutChallenge)
@@ -626,10 +623,8 @@ class BoutChallengeAdmin(RecordAdmin):
         done, refused = each(queryset, rescore)
         self.report(request, refused)
         if n := len(done):
-            self.message_user(request, ngettext(
-                "%(n)d challenge sent for rescoring (submissions queued: %(queued)d).",
-                "%(n)d challenges sent for rescoring (submissions queued: %(queued)d).", n,
-            ) % {"queued": queued, "n": n}, messages.SUCCESS)
+            self.message_user(request, f"{formatting.plural(n, 'challenge')} sent for rescoring "
+                                       f"({formatting.plural(queued, 'submission')} queued).", messages.SUCCESS)
 
 
 @admin.register(BoutEntry)
@@ -708,10 +703,30 @@ def verdict_table(evaluation: Evaluation) -> str:
     return format_html('<table class="verdicts">{}</table>', rows)
 
 
+def verdict_label(submission: Submission) -> str:
+    """Where a submission stands, in one word or two: queued, evaluating, then its result."""
+    if submission.result == Submission.Result.PENDING:
+        return "evaluating" if submission.state == Submission.State.RUNNING else "queued"
+    return submission.get_result_display().lower()
+
+
+def short_text(text: str, limit: int = 60) -> str:
+    """``text`` cut to ``limit`` characters, the whole of it in the tooltip."""
+    if not text:
+        return "—"
+    if len(text) <= limit:
+        return text
+    return format_html('<span title="{}">{}</span>', text, Truncator(text).chars(limit))
+
+
 class EvaluationInline(ReadOnlyInline):
     model = Evaluation
-    fields = ("started_at", "finished_at", "trigger", "requested_by", "result", "reason", "wall_seconds", "verdicts_shown")
+    fields = ("started_at", "finished_at", "trigger", "requested_by", "result", "reason", "wall_time", "verdicts_shown")
     readonly_fields = fields
+
+    @admin.display(description="Wall time")
+    def wall_time(self, obj):
+        return formatting.duration(obj.wall_seconds)
 
     @admin.display(description="Per-test verdicts")
     def verdicts_shown(self, obj):
@@ -720,31 +735,53 @@ class EvaluationInline(ReadOnlyInline):
 
 @admin.register(Submission)
 class SubmissionAdmin(RecordAdmin):
-    list_display = ("handle", "agent", "attempt", "state", "result", "result_reason", "tests", "received_at",
+    # Narrow columns so the list fits a 1,400 px screen: state and result in one verdict,
+    # the reason cut short (whole in its tooltip and on the submission's page).
+    list_display = ("handle", "agent", "challenge", "verdict", "reason_short", "tests", "received_at",
                     "server_solve_seconds")
     list_filter = ("state", "result", "attempt__challenge__bout")
     search_fields = ("handle", "agent__name", "attempt__handle", "patch_sha256")
-    list_select_related = ("agent", "attempt")
+    list_select_related = ("agent", "attempt__challenge")
     date_hierarchy = "received_at"
     fields = (
         "handle", "agent", "attempt", "state", "result", "result_reason", "tests_passed", "tests_failed",
-        "received_at", "server_solve_seconds", "claimed_elapsed_seconds", "evaluation_started_at",
-        "evaluation_finished_at", "evaluation_tries", "tokens", "cost_usd", "idempotency_key", "patch_sha256",
+        "received_at", "server_solve_seconds", "claimed_time", "evaluation_started_at",
+        "evaluation_finished_at", "evaluation_tries", "tokens", "cost", "idempotency_key", "patch_sha256",
         "patch_shown", "trace",
     )
+
+    @admin.display(description="Challenge", ordering="attempt__challenge__handle")
+    def challenge(self, obj):
+        return obj.attempt.challenge.handle
+
+    @admin.display(description="Verdict", ordering="result")
+    def verdict(self, obj):
+        return verdict_label(obj)
+
+    @admin.display(description="Reason")
+    def reason_short(self, obj):
+        return short_text(obj.result_reason)
+
+    @admin.display(description="Cost (reported)")
+    def cost(self, obj):
+        return formatting.money(obj.cost_usd, empty="not reported")
+
+    @admin.display(description="Claimed time (shown only)")
+    def claimed_time(self, obj):
+        return formatting.duration(obj.claimed_elapsed_seconds, empty="not reported")
     inlines = [EvaluationInline]
     actions = ["rescore_submissions"]
     reason_actions = {"rescore": ReasonAction("Rescore submissions", "Rescore", "change", "apply_rescore")}
 
-    @admin.display(description="Tests (passed/failed)")
+    @admin.display(description="Tests passed/failed")
     def tests(self, obj):
         if obj.tests_passed is None:
-            return "-"
+            return "—"
         return f"{obj.tests_passed}/{obj.tests_failed}"
 
-    @admin.display(description="Server solve time (s)")
+    @admin.display(description="Server time")
     def server_solve_seconds(self, obj):
-        return round(obj.solve_seconds, 1)
+        return formatting.duration(obj.solve_seconds)
 
     @admin.display(description="Patch")
     def patch_shown(self, obj):
@@ -759,25 +796,30 @@ class SubmissionAdmin(RecordAdmin):
         finished = queryset.filter(state=Submission.State.DONE)
         n = submissions_rescore(submissions=finished, by=request.user, reason=reason) if finished.exists() else 0
         if n:
-            self.message_user(request, ngettext(
-                "%d submission queued for rescoring.", "%d submissions queued for rescoring.", n,
-            ) % n, messages.SUCCESS)
+            self.message_user(request, f"{formatting.plural(n, 'submission')} queued for rescoring.", messages.SUCCESS)
         if pending:
-            self.message_user(request, ngettext(
-                "%d submission is still being evaluated and was not rescored.",
-                "%d submissions are still being evaluated and were not rescored.", pending,
-            ) % pending, messages.WARNING)
+            self.message_user(request, f"{formatting.plural(pending, 'submission')} {formatting.noun(pending, 'is')} "
+                                       f"still being evaluated and {formatting.noun(pending, 'was')} not rescored.",
+                              messages.WARNING)
 
 
 @admin.register(Evaluation)
 class EvaluationAdmin(admin.ModelAdmin):
-    list_display = ("submission", "trigger", "result", "reason", "started_at", "finished_at", "wall_seconds")
+    list_display = ("submission", "trigger", "result", "reason_short", "started_at", "finished_at", "wall_time")
     list_filter = ("result", "trigger", "finished_at")
     search_fields = ("submission__handle", "reason")
     list_select_related = ("submission",)
     fields = ("submission", "trigger", "requested_by", "started_at", "finished_at", "result", "reason",
-              "wall_seconds", "verdicts_shown")
+              "wall_time", "verdicts_shown")
     readonly_fields = fields
+
+    @admin.display(description="Reason")
+    def reason_short(self, obj):
+        return short_text(obj.reason)
+
+    @admin.display(description="Wall time", ordering="wall_seconds")
+    def wall_time(self, obj):
+        return formatting.duration(obj.wall_seconds)
 
     @admin.display(description="Per-test verdicts")
     def verdicts_shown(self, obj):
@@ -807,8 +849,7 @@ class ScoreEventInline(ReadOnlyInline):
 
     @admin.display(description="Points")
     def points(self, obj):
-        before = "-" if obj.points_before is None else obj.points_before
-        return f"{before} → {obj.points_after}"
+        return f"{formatting.points(obj.points_before)} → {formatting.points(obj.points_after)}"
 
     @admin.display(description="Actor")
     def who(self, obj):
@@ -817,11 +858,11 @@ class ScoreEventInline(ReadOnlyInline):
 
 @admin.register(Score)
 class ScoreAdmin(RecordAdmin):
-    list_display = ("__str__", "agent", "bout", "challenge", "points", "solve_seconds", "state", "updated_at")
+    list_display = ("score", "agent", "bout", "challenge_handle", "points_shown", "solve_time", "state", "updated_at")
     list_filter = ("state", "entry__bout")
     search_fields = ("entry__agent__name", "challenge__handle", "submission__handle", "entry__bout__handle")
     list_select_related = ("entry__agent", "entry__bout", "challenge__bout")
-    fields = ("entry", "challenge", "submission", "points", "solve_seconds", "state", "updated_at")
+    fields = ("entry", "challenge", "submission", "points_shown", "solve_time", "state", "updated_at")
     inlines = [ScoreEventInline]
     actions = ["mark_under_review", "mark_final", "invalidate"]
     reason_actions = {
@@ -834,6 +875,10 @@ class ScoreAdmin(RecordAdmin):
         # The confirmation page names every selected score, so load what its name needs.
         return super().get_queryset(request).select_related(*self.list_select_related)
 
+    @admin.display(description="Score", ordering="pk")
+    def score(self, obj):
+        return f"score {obj.pk}"
+
     @admin.display(description="Agent", ordering="entry__agent__name")
     def agent(self, obj):
         return obj.entry.agent
@@ -841,6 +886,27 @@ class ScoreAdmin(RecordAdmin):
     @admin.display(description="Bout", ordering="entry__bout__starts_at")
     def bout(self, obj):
         return obj.entry.bout
+
+    @admin.display(description="Challenge", ordering="challenge__handle")
+    def challenge_handle(self, obj):
+        return obj.challenge.handle
+
+    @admin.display(description="Points", ordering="points")
+    def points_shown(self, obj):
+        return formatting.points(obj.points)
+
+    @admin.display(description="Solve time (server)", ordering="solve_seconds")
+    def solve_time(self, obj):
+        return formatting.duration(obj.solve_seconds)
+
+    def reason_action_refusal(self, name, row):
+        target = {"under_review": Score.State.UNDER_REVIEW, "final": Score.State.FINAL,
+                  "invalidate": Score.State.INVALIDATED}[name]
+        if row.state == target:
+            return f"already {row.get_state_display().lower()}"
+        if target not in SCORE_TRANSITIONS[row.state]:
+            return f"{formatting.article(row.get_state_display().lower())} score cannot become {target.label.lower()}"
+        return None
 
     @admin.action(description="Mark selected scores under review…", permissions=["change"])
     def mark_under_review(self, request, queryset):
@@ -863,28 +929,21 @@ class ScoreAdmin(RecordAdmin):
         self.report(request, refused)
         if n := len(unchanged):
             label = Score.State(to_state).label.lower()
-            self.message_user(request, ngettext(
-                "%(n)d score was already %(state)s.", "%(n)d scores were already %(state)s.", n,
-            ) % {"n": n, "state": label}, messages.WARNING)
+            self.message_user(request, f"{formatting.plural(n, 'score')} {formatting.noun(n, 'was')} already {label}.",
+                              messages.WARNING)
         return len(done)
 
     def apply_under_review(self, request, queryset, reason):
-        n = self._transition(request, queryset, reason, Score.State.UNDER_REVIEW)
-        if n:
-            self.message_user(request, ngettext(
-                "%d score put under review.", "%d scores put under review.", n) % n, messages.SUCCESS)
+        if n := self._transition(request, queryset, reason, Score.State.UNDER_REVIEW):
+            self.message_user(request, f"{formatting.plural(n, 'score')} put under review.", messages.SUCCESS)
 
     def apply_final(self, request, queryset, reason):
-        n = self._transition(request, queryset, reason, Score.State.FINAL)
-        if n:
-            self.message_user(request, ngettext("%d score made final.", "%d scores made final.", n) % n,
-                              messages.SUCCESS)
+        if n := self._transition(request, queryset, reason, Score.State.FINAL):
+            self.message_user(request, f"{formatting.plural(n, 'score')} made final.", messages.SUCCESS)
 
     def apply_invalidate(self, request, queryset, reason):
-        n = self._transition(request, queryset, reason, Score.State.INVALIDATED)
-        if n:
-            self.message_user(request, ngettext("%d score invalidated.", "%d scores invalidated.", n) % n,
-                              messages.SUCCESS)
+        if n := self._transition(request, queryset, reason, Score.State.INVALIDATED):
+            self.message_user(request, f"{formatting.plural(n, 'score')} invalidated.", messages.SUCCESS)
 
 
 # --- dashboard -------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from django.utils import timezone
 from competition.errors import Conflict, ValidationFailed
 from competition.models import BoutEntry, Score, ScoreEvent, Submission
 from competition.scoring import ChallengeFacts, get_format
+from core import formatting
 from core.services import actor_or_none, audit_event_record
 
 S = Score.State
@@ -71,7 +72,8 @@ def score_transition(
     if to_state == score.state:
         return score
     if to_state not in ALLOWED[score.state]:
-        raise Conflict(f"A {score.state} score cannot become {to_state}.", code="score_transition_invalid",
+        state = formatting.article(S(score.state).label.lower()).capitalize()
+        raise Conflict(f"{state} score cannot become {S(to_state).label.lower()}.", code="score_transition_invalid",
                        extra={"from": score.state, "to": to_state})
     before = score.state
     score.state = to_state

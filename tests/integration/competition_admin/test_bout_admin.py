@@ -140,7 +140,7 @@ def test_rescore_requeues_finished_submissions_and_records_why(operator, django_
     event = AuditEvent.objects.get(verb="submissions.rescored")
     assert event.reason == "oracle fixed a flaky test" and event.after == {"submissions": [finished.pk]}
     assert event.actor == operator
-    assert messages_of(response) == ["1 bout sent for rescoring (submissions queued: 1)."]
+    assert messages_of(response) == ["1 bout sent for rescoring (1 submission queued)."]
 
 
 def test_viewer_gets_403_and_nothing_changes(viewer):
