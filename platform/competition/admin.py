@@ -24,7 +24,6 @@ from django.urls import NoReverseMatch, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.text import Truncator
 
 from competition.errors import ApplicationError
 from competition.models import (
@@ -52,6 +51,7 @@ from competition.services.scores import ALLOWED as SCORE_TRANSITIONS
 from competition.services.scores import entry_disqualify, score_transition
 from competition.services.staff import duration_parse, season_save
 from core import formatting
+from core.admin_display import short_text
 from core.dashboard import Panel, register_panel
 
 # --- shared pieces -------------------------------------------------------------------------
@@ -708,15 +708,6 @@ def verdict_label(submission: Submission) -> str:
     if submission.result == Submission.Result.PENDING:
         return "evaluating" if submission.state == Submission.State.RUNNING else "queued"
     return submission.get_result_display().lower()
-
-
-def short_text(text: str, limit: int = 60) -> str:
-    """``text`` cut to ``limit`` characters, the whole of it in the tooltip."""
-    if not text:
-        return "—"
-    if len(text) <= limit:
-        return text
-    return format_html('<span title="{}">{}</span>', text, Truncator(text).chars(limit))
 
 
 class EvaluationInline(ReadOnlyInline):
