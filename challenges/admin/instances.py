@@ -68,7 +68,8 @@ class IntakeAdminMixin:
         body = "".join("<tr>" + "".join("<td>{}</td>" for _ in headers) + "</tr>" for _ in rows)
         return format_html(f"<table><tr>{head}</tr>{body}</table>", *[str(v) for row in rows for v in row])
 
-    @admin.display(description="Rig-confidence (intake; lower is better)")
+    # The intake gate's rig-confidence score, 0-100, lower is better (the template's page explains it).
+    @admin.display(description="Rig-confidence")
     def intake_rig(self, obj):
         score = obj.intake.get("rig_confidence", {}).get("score")
         return "not checked" if score is None else score

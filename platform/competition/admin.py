@@ -436,8 +436,8 @@ _SHOWN_ON_THE_BOUT_PAGE = "Shown on the bout's public page."
 
 @admin.register(Bout)
 class BoutAdmin(RecordAdmin):
-    list_display = ("handle", "name", "season", "state", "starts_at", "ends_at", "closed_at", "challenge_count",
-                    "entry_count", "live_details_public")
+    list_display = ("handle", "name", "state", "starts_at", "ends", "challenge_count", "entry_count",
+                    "live_details")
     list_filter = ("state", "season", "live_details_public")
     search_fields = ("handle", "name")
     date_hierarchy = "starts_at"
@@ -459,6 +459,16 @@ class BoutAdmin(RecordAdmin):
         "hide_details": ReasonAction("Hide per-challenge times while live", "Hide per-challenge times while live",
                                      "change", "apply_hide_details"),
     }
+
+    @admin.display(description="Ends", ordering="ends_at")
+    def ends(self, obj):
+        if obj.closed_at is not None:
+            return f"closed {formatting.when(obj.closed_at)}"
+        return formatting.when(obj.ends_at)
+
+    @admin.display(description="Live times public", boolean=True, ordering="live_details_public")
+    def live_details(self, obj):
+        return obj.live_details_public
 
     def reason_action_refusal(self, name, row):
         if name in ("halt", "resume", "close"):
@@ -629,8 +639,7 @@ class BoutChallengeAdmin(RecordAdmin):
 
 @admin.register(BoutEntry)
 class BoutEntryAdmin(RecordAdmin):
-    list_display = ("agent", "bout", "joined_at", "disqualified_at", "disqualified_reason",
-                    "disqualified_public_reason")
+    list_display = ("agent", "bout", "joined_at", "disqualified_at", "staff_reason", "public_reason")
     list_filter = (("disqualified_at", admin.EmptyFieldListFilter), "bout")
     search_fields = ("agent__name", "agent__owner__username", "bout__handle", "bout__name")
     fields = ("agent", "bout", "joined_at", "disqualified_at", "disqualified_reason", "disqualified_public_reason")
@@ -643,6 +652,14 @@ class BoutEntryAdmin(RecordAdmin):
 
     def has_disqualify_permission(self, request) -> bool:
         return request.user.has_perm("competition.disqualify_boutentry")
+
+    @admin.display(description="Staff reason")
+    def staff_reason(self, obj):
+        return short_text(obj.disqualified_reason, 50)
+
+    @admin.display(description="Public reason")
+    def public_reason(self, obj):
+        return short_text(obj.disqualified_public_reason, 50)
 
     def reason_action_refusal(self, name, row):
         if name == "disqualify" and row.disqualified_at is not None:
