@@ -4,9 +4,13 @@
 // reserve room for their labels (automargin), axis titles are short enough for a phone,
 // long agent names are shortened on the axes (the full name is in the hover), and point
 // labels are only drawn where they fit.
+//
+// plotly.js is large (megabytes), so it is fetched only when the charts come near the
+// screen: a phone reading the leaderboard never downloads it.
 (function () {
   "use strict";
-  if (typeof window.Plotly === "undefined") return;
+  var section = document.getElementById("charts-section");
+  if (!section) return;
 
   var FONT = {family: "system-ui, -apple-system, 'Segoe UI', sans-serif", size: 12, color: "#1d232b"};
   var ACCENT = "#1f6feb", MUTED = "#8c959f", SECOND = "#bf8700";
@@ -115,10 +119,26 @@
     }, CONFIG);
   }
 
-  var chart = json("cost-accuracy-data");
-  var distribution = json("distribution-data");
-  var element;
-  if (chart && chart.points.length && (element = document.getElementById("cost-accuracy-chart"))) costAccuracy(element, chart);
-  if (distribution && distribution.pass.length && (element = document.getElementById("pass-at-k-chart"))) passAtK(element, distribution);
-  if (distribution && distribution.latency.length && (element = document.getElementById("latency-chart"))) latency(element, distribution);
+  function draw() {
+    var chart = json("cost-accuracy-data");
+    var distribution = json("distribution-data");
+    var element;
+    if (chart && chart.points.length && (element = document.getElementById("cost-accuracy-chart"))) costAccuracy(element, chart);
+    if (distribution && distribution.pass.length && (element = document.getElementById("pass-at-k-chart"))) passAtK(element, distribution);
+    if (distribution && distribution.latency.length && (element = document.getElementById("latency-chart"))) latency(element, distribution);
+  }
+
+  function load() {
+    if (!section.querySelector(".chart")) return;  // only empty states: nothing to draw
+    var script = document.createElement("script");
+    script.src = section.dataset.plotly;
+    script.onload = draw;
+    document.head.appendChild(script);
+  }
+
+  if (!("IntersectionObserver" in window)) { load(); return; }
+  var observer = new IntersectionObserver(function (entries) {
+    if (entries.some(function (entry) { return entry.isIntersecting; })) { observer.disconnect(); load(); }
+  }, {rootMargin: "600px 0px"});
+  observer.observe(section);
 })();
