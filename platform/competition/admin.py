@@ -365,8 +365,16 @@ class AgentKeyAdmin(admin.ModelAdmin):
 # --- seasons and bouts ---------------------------------------------------------------------
 
 
+class SeasonForm(forms.ModelForm):
+    class Meta:
+        model = Season
+        fields = ("name", "starts_at", "ends_at")
+        help_texts = {"starts_at": "Date and time in UTC.", "ends_at": "Date and time in UTC."}
+
+
 @admin.register(Season)
 class SeasonAdmin(admin.ModelAdmin):
+    form = SeasonForm
     list_display = ("name", "starts_at", "ends_at", "bout_count")
     search_fields = ("name",)
     fields = ("name", "starts_at", "ends_at", "created_at")

@@ -168,3 +168,13 @@ def test_not_found_page_is_styled_with_a_way_back(page, live_server, transaction
     assert page.find_element(By.LINK_TEXT, "Go to the start page").get_attribute("href") == f"{live_server.url}/"
     # The page's own 404 is expected; nothing else (the favicon, styles) may fail.
     check_page(page, allow=("/no/such/page/",))
+
+
+@widths
+def test_start_sign_in_and_season_pages_fit(page, live_server, scene):
+    for path in ("/", "/login/", f"/seasons/{scene['bout'].season_id}/"):
+        open_page(page, f"{live_server.url}{path}", ready="main")
+        check_page(page)
+    # The top bar wraps whole items, never a label in the middle.
+    for link in page.find_elements(By.CSS_SELECTOR, ".topbar nav a, .topbar .link"):
+        assert link.size["height"] < 30, f"{link.text!r} wraps"
