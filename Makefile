@@ -6,10 +6,12 @@ STAMP := $(VENV)/.installed
 
 .PHONY: demo test test-postgres lint bench clean
 
-$(STAMP): requirements.txt requirements-dev.txt
+# The venv also holds the competitor client (clients/python), editable: `make test` runs its tests.
+$(STAMP): requirements.txt requirements-dev.txt clients/python/pyproject.toml
 	$(PYTHON) -m venv $(VENV) || { echo "Could not create a virtual environment: on Debian/Ubuntu install python3-venv"; exit 1; }
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements-dev.txt
+	$(PY) -m pip install --quiet -e ./clients/python
 	touch $(STAMP)
 
 ## Set up everything and run the demo (web server + task worker) until Ctrl-C.

@@ -6,4 +6,5 @@ class ChallengesConfig(AppConfig):
     verbose_name = "Challenges"
 
     def ready(self) -> None:
-        from challenges import config, intake_config, novelty_config  # noqa: F401  (declare the app's settings)
+        # Declare the app's settings and register its deployment checks.
+        from challenges import checks, config, intake_config, novelty_config  # noqa: F401

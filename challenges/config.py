@@ -6,9 +6,13 @@ declare(
     Setting("sandbox.cpu_seconds", 10, "CPU seconds one oracle run may use.", validate=positive_int, group="sandbox"),
     Setting("sandbox.wall_seconds", 30, "Wall-clock seconds before an oracle run is killed.",
             validate=positive_int, group="sandbox"),
-    Setting("sandbox.memory_mb", 1024, "Memory (data segment) one oracle run may use, in MiB.",
-            validate=positive_int, group="sandbox"),
+    Setting("sandbox.memory_mb", 1024, "Memory one oracle run may use, in MiB: all its processes and the files "
+            "it writes together.", validate=positive_int, group="sandbox"),
     Setting("sandbox.max_processes", 64, "Processes one oracle run may have at once.",
+            validate=positive_int, group="sandbox"),
+    Setting("sandbox.workspace_mb", 256, "Size of one oracle run's writable workspace, in MiB.",
+            validate=positive_int, group="sandbox"),
+    Setting("sandbox.cpu_percent", 100, "CPU one oracle run may use at once, in percent of one core.",
             validate=positive_int, group="sandbox"),
 )
 

@@ -1,11 +1,11 @@
 """Run a hidden oracle on a workspace with a patch applied (pure Python, no Django).
 
 The steps, in order, each with a stable failure code:
-1. copy the clean workspace tree (without ``.git``) to a private directory;
-2. apply the patch with ``git apply`` (a patch that does not apply is the agent's error);
-3. put back every test file the patch touched — an agent's edits to tests never count —
-   and write the hidden oracle files;
-4. run the oracle's tests in the sandbox and reduce the per-test verdicts to a result.
+1. prepare a private tree (``challenges.treeprep``): a copy of the clean workspace without
+   ``.git``, the patch read and applied by git (regular files only, nothing followed out of
+   the tree), every test file put back as it was — an agent's edits to tests never count —
+   and the hidden oracle files written;
+2. run the oracle's tests in the sandbox and reduce the per-test verdicts to a result.
 
 Agents see only counts; per-test verdicts are kept for staff.
 """
@@ -13,32 +13,14 @@ Agents see only counts; per-test verdicts are kept for staff.
 from __future__ import annotations
 
 import os
-import re
-import shutil
-import subprocess
 import tempfile
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from challenges.sandbox import Limits, SandboxError, SandboxUnavailable, run_tests
+from challenges.treeprep import TreeRefused, is_test_path, prepare_tree  # noqa: F401  (is_test_path: public here)
 
 SOLVED, NOT_SOLVED, ERROR = "solved", "not_solved", "error"
-_TEST_FILE = re.compile(r"(^|/)(tests?|__tests__|spec)/|(^|/)test_[^/]*\.py$|_test\.py$|\.(test|spec)\.[cm]?js$")
-_GIT_ENV = {
-    "PATH": "/usr/bin:/bin",
-    "HOME": "/nonexistent",
-    "GIT_CONFIG_NOSYSTEM": "1",
-    "GIT_CONFIG_GLOBAL": "/dev/null",
-    "LC_ALL": "C",
-}
-
-
-class PatchDoesNotApply(Exception):
-    code = "patch_does_not_apply"
-
-    def __init__(self, detail: str):
-        super().__init__(detail)
-        self.message = f"The patch does not apply to the workspace: {detail}"
 
 
 @dataclass(frozen=True)
@@ -49,57 +31,6 @@ class OracleOutcome:
     failed: int = 0
     verdicts: dict[str, str] = field(default_factory=dict)
     wall_seconds: float | None = None
-
-
-def is_test_path(path: str) -> bool:
-    return bool(_TEST_FILE.search(path))
-
-
-def _git_apply(tree: Path, patch: str, *, check_only: bool) -> None:
-    argv = ["git", "apply", "--whitespace=nowarn", "-p1"]
-    if check_only:
-        argv.append("--check")
-    result = subprocess.run(argv, cwd=tree, input=patch.encode(), capture_output=True, env=_GIT_ENV, timeout=30)
-    if result.returncode != 0:
-        detail = result.stderr.decode(errors="replace").strip().splitlines()
-        raise PatchDoesNotApply(detail[0] if detail else "git apply refused it")
-
-
-def check_applies(tree: Path, patch: str) -> None:
-    """Raise PatchDoesNotApply unless ``patch`` applies cleanly to ``tree`` (nothing changes)."""
-    _git_apply(tree, patch, check_only=True)
-
-
-def _touched_paths(patch: str) -> set[str]:
-    paths = set()
-    for line in patch.splitlines():
-        if line.startswith(("--- ", "+++ ")):
-            raw = line[4:].split("\t")[0].strip()
-            if raw != "/dev/null":
-                paths.add(raw[2:] if raw.startswith(("a/", "b/")) else raw)
-    return paths
-
-
-def prepare_tree(clean_tree: Path, dest: Path, *, patch: str | None, oracle_files: dict[str, str]) -> None:
-    """Build the tree the oracle runs on: clean copy + patch - test edits + hidden tests."""
-    shutil.copytree(clean_tree, dest, ignore=shutil.ignore_patterns(".git"), symlinks=True)
-    if patch:
-        _git_apply(dest, patch, check_only=False)
-        for path in _touched_paths(patch):
-            if not is_test_path(path):
-                continue
-            original, target = clean_tree / path, dest / path
-            if original.is_file():
-                shutil.copyfile(original, target)
-            elif target.exists():
-                target.unlink()
-    for path, content in oracle_files.items():
-        relative = PurePosixPath(path)
-        if relative.is_absolute() or ".." in relative.parts:
-            raise ValueError(f"oracle file path {path!r} is not inside the workspace")
-        target = dest / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(content)
 
 
 def run_oracle(
@@ -117,7 +48,7 @@ def run_oracle(
         tree = Path(tmp) / "workspace"
         try:
             prepare_tree(clean_tree, tree, patch=patch, oracle_files=oracle_files)
-        except PatchDoesNotApply as exc:
+        except TreeRefused as exc:
             return OracleOutcome(ERROR, exc.message[:200])
         os.chmod(tree, 0o755)
         try:

@@ -203,6 +203,41 @@ def build_archive(
     return out.getvalue()
 
 
+def rename_top(archive: bytes, *, top_dir: str, options: ArchiveOptions = ArchiveOptions()) -> bytes:
+    """``archive`` (made by ``build_archive``) with its top directory renamed to ``top_dir``.
+
+    Only the names change; every other header field and every byte of content is copied, so
+    the result equals ``build_archive`` of the same tree under ``top_dir``. Used to serve the
+    sealed archive itself under a per-attempt name, never a tree that sits on disk.
+    """
+    if not top_dir or "/" in top_dir or top_dir in (".", "..") or "\\" in top_dir or "\x00" in top_dir:
+        raise ArchiveError("top_dir_invalid", f"top_dir must be one path segment, got {top_dir!r}", field="top_dir")
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(archive)) as gz:
+            raw = gz.read()
+        mtime = int.from_bytes(archive[4:8], "little")
+        source = tarfile.open(fileobj=io.BytesIO(raw), mode="r:")
+    except (OSError, EOFError, tarfile.TarError) as exc:
+        raise ArchiveError("not_an_archive", f"not a readable tar.gz archive: {exc}", field="archive") from exc
+    out_raw = io.BytesIO()
+    with source, tarfile.open(fileobj=out_raw, mode="w", format=tarfile.PAX_FORMAT) as tar:
+        old_top = None
+        for member in source.getmembers():
+            top, _, rest = member.name.partition("/")
+            old_top = old_top or top
+            if top != old_top:
+                raise ArchiveError("member_name_invalid", f"member {member.name!r} is outside the top directory",
+                                   member=member.name)
+            info = tarfile.TarInfo(f"{top_dir}/{rest}" if rest else top_dir)
+            for attr in ("mode", "uid", "gid", "size", "mtime", "type", "linkname", "uname", "gname"):
+                setattr(info, attr, getattr(member, attr))
+            tar.addfile(info, source.extractfile(member) if member.isfile() else None)
+    out = io.BytesIO()
+    with gzip.GzipFile(filename="", mode="wb", fileobj=out, mtime=mtime, compresslevel=options.compresslevel) as gz:
+        gz.write(out_raw.getvalue())
+    return out.getvalue()
+
+
 def _check_members(members: list[tarfile.TarInfo], limits: ExtractLimits) -> None:
     if len(members) > limits.max_members:
         raise ArchiveError("too_many_members", f"archive has more than {limits.max_members} members")

@@ -1,5 +1,8 @@
 """Sandboxed execution, hidden-oracle test runners and mutation operators (pure Python).
 
+Code under test runs unprivileged (never as host root), in a per-run cgroup, on a copy of its
+tree in a size-capped tmpfs; see ``core.py`` for the isolation and ``SECURITY.md`` ("Sandbox").
+
 Public API (contract in notes/engine_contracts.md, "Sandbox"):
 - ``run(argv, *, workdir, limits=None, extra_env=None, allow_unsafe=False) -> RunResult``
 - ``Limits``, ``RunResult``, ``SandboxUnavailable``, ``sandbox_env(extra)``
@@ -15,6 +18,7 @@ from .testrun import TestRun, run_tests
 from .types import (
     KILLED_CPU,
     KILLED_FILE_SIZE,
+    KILLED_MEMORY,
     KILLED_WALL,
     Limits,
     RunResult,
@@ -24,7 +28,7 @@ from .types import (
 )
 
 __all__ = [
-    "ALLOWLIST", "OPERATORS", "Mutant", "mutants", "KILLED_CPU", "KILLED_FILE_SIZE", "KILLED_WALL", "HostLayout", "Limits",
+    "ALLOWLIST", "OPERATORS", "Mutant", "mutants", "KILLED_CPU", "KILLED_FILE_SIZE", "KILLED_MEMORY", "KILLED_WALL", "HostLayout", "Limits",
     "RunResult", "SandboxError", "SandboxInputError", "SandboxUnavailable", "check_available",
     "TestRun", "run", "run_tests", "sandbox_env",
 ]

@@ -1,35 +1,46 @@
-"""``run``: execute a command inside bubblewrap with the workspace at ``/workspace``.
+"""``run``: execute a command inside bubblewrap, as an unprivileged host user, in a per-run cgroup.
 
-Isolation (see ``bwrap_argv``): every namespace unshared (no network, private pid/ipc/uts/
-user/cgroup namespaces, nested user namespaces disabled), read-only system binds without
-/usr/local or host /etc, a synthetic /etc, a size-capped private tmpfs at /tmp, the workdir
-bound read-write at /workspace, neutral hostname and uid, and the environment replaced by
-exactly ``sandbox_env(extra_env)``. Resource bounds come from ``Limits``: rlimits (CPU, data,
-file size, open files, core), a pids cgroup (or RLIMIT_NPROC for non-root callers), a wall
-clock that kills the whole tree, and capped output.
+Isolation (see ``bwrap_argv`` and ``process.execute``):
+- identity: a root worker drops to an unprivileged host user (``identity.py``) before starting
+  bubblewrap, so the sandbox's user maps to that uid, never to host root; every namespace is
+  unshared (no network, private pid/ipc/uts/user/cgroup namespaces, nested user namespaces
+  disabled);
+- filesystem: read-only system binds without /usr/local or host /etc, a synthetic /etc,
+  /proc/sys read-only, and the only writable places are size-capped tmpfs mounts:
+  /workspace (the caller's tree copied in, see ``workspace.py``), /tmp and /dev/shm. No host
+  directory is mounted writable, so nothing reaches the host disk;
+- nothing names the host: bubblewrap's own arguments arrive through ``--args FD`` (so
+  /proc/1/cmdline does not list the binds), binds are system paths only, the environment is
+  exactly ``sandbox_env(extra_env)``;
+- resources: a per-run cgroup caps memory (tmpfs included), processes and CPU for the whole
+  tree; rlimits bound each process (CPU seconds, data, file size, open files, no core); a wall
+  clock kills the tree; output is capped.
 
-Without a working bubblewrap, ``run`` raises ``SandboxUnavailable`` unless ``allow_unsafe`` is
-set; then it runs directly in the workdir with the same rlimits, wall clock and scrubbed
-environment, and warns loudly each time.
+``check_available`` refuses (``SandboxUnavailable``) with the reason when any of that cannot be
+had here: no bubblewrap, a root worker without an unprivileged user, user namespaces disabled,
+no memory cgroup. With ``allow_unsafe`` the run goes on with whatever isolation remains, and
+warns loudly each time; without a working bubblewrap it runs directly in the workdir.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import os
-import subprocess
 import tempfile
 import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from .cgroup import RunCgroup, discover_pids_cgroup
+from .cgroup import RunCgroup
 from .env import sandbox_env
+from .identity import USER_SETTING, setpriv_path, unreadable_by, userns_problem
 from .layout import (
     ROOTFS_DIR,
     SANDBOX_NODE_PREFIX,
     SANDBOX_PYTHON_PREFIX,
+    SYSTEM_PREFIX,
     SYSTEM_RO_BINDS,
     SYSTEM_SYMLINKS,
     WORKSPACE,
@@ -37,19 +48,22 @@ from .layout import (
 )
 from .process import Channel, execute
 from .types import Limits, RunResult, SandboxInputError, SandboxUnavailable
+from .workspace import LAUNCHER, LAUNCHER_SHELL, pack
 
 logger = logging.getLogger(__name__)
 
 _MB = 1024 * 1024
-UNSAFE_WARNING = ("SANDBOX DISABLED: running untrusted code WITHOUT bubblewrap isolation "
-                  "(allow_unsafe=True); only rlimits, a wall clock and a scrubbed environment "
-                  "apply. Never use this outside local development.")
+# The environment bubblewrap itself runs with; it is what /proc/1/environ shows inside.
+_BWRAP_ENV = {"PATH": "/usr/bin:/bin"}
+UNSAFE_WARNING = ("SANDBOX DISABLED: running untrusted code WITHOUT full isolation "
+                  "(allow_unsafe=True); only what this host still offers applies (see the reason "
+                  "logged with it). Never use this outside local development.")
 
 
 @functools.lru_cache(maxsize=1)
 def default_layout() -> HostLayout:
-    """The host layout discovered once per process (bwrap, interpreter, node, pids cgroup)."""
-    return HostLayout(pids_cgroup_root=discover_pids_cgroup())
+    """The host layout discovered once per process (bwrap, interpreter, node, cgroups, user)."""
+    return HostLayout()
 
 
 def copied_files(extra: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -63,9 +77,9 @@ def copied_files(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     return files
 
 
-def bwrap_argv(layout: HostLayout, workdir: Path, limits: Limits, env: Mapping[str, str],
+def bwrap_argv(layout: HostLayout, limits: Limits, env: Mapping[str, str],
                file_fds: Mapping[str, int] | None = None) -> list[str]:
-    """The bubblewrap command line (without the sandboxed argv).
+    """bubblewrap and its options (without the sandboxed argv); see the module docstring.
 
     ``file_fds``: sandbox path -> open fd whose content bubblewrap copies to that path.
     """
@@ -78,25 +92,31 @@ def bwrap_argv(layout: HostLayout, workdir: Path, limits: Limits, env: Mapping[s
             args += ["--ro-bind", path, path]
     for target, link in SYSTEM_SYMLINKS:
         args += ["--symlink", target, link]
-    args += ["--ro-bind", layout.python_prefix, SANDBOX_PYTHON_PREFIX]
+    if layout.python_in_usr:
+        args += ["--symlink", SYSTEM_PREFIX, SANDBOX_PYTHON_PREFIX]
+    else:
+        args += ["--ro-bind", layout.python_prefix, SANDBOX_PYTHON_PREFIX]
     if layout.node_path and not layout.node_in_usr:
         node_prefix = os.path.dirname(os.path.dirname(layout.node_path))
         args += ["--ro-bind", node_prefix, SANDBOX_NODE_PREFIX]
-    # Every writable tmpfs is size-capped: they are backed by host memory.
+    # A fresh procfs, with the host-global sysctls read-only whatever the uid (bubblewrap only
+    # covers /proc/sys when the directory itself is writable, which it never is).
+    args += ["--proc", "/proc", "--ro-bind", "/proc/sys", "/proc/sys",
+             "--ro-bind-try", "/proc/sysrq-trigger", "/proc/sysrq-trigger"]
+    # Every writable tmpfs is size-capped: they are backed by memory charged to the run.
     tmp_bytes = str(limits.tmp_size_mb * _MB)
-    args += ["--proc", "/proc", "--dev", "/dev", "--size", tmp_bytes, "--tmpfs", "/dev/shm",
-             "--remount-ro", "/dev", "--size", tmp_bytes, "--tmpfs", "/tmp"]
+    args += ["--dev", "/dev", "--size", tmp_bytes, "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
+             "--size", tmp_bytes, "--tmpfs", "/tmp",
+             "--size", str(limits.workspace_mb * _MB), "--tmpfs", WORKSPACE]
     for parent in sorted({os.path.dirname(dest) for dest in file_fds or {}}):
         args += ["--perms", "0755", "--dir", parent]
     for dest, fd in sorted((file_fds or {}).items()):
         args += ["--perms", "0444", "--file", str(fd), dest]
-    # The sandbox root is bubblewrap's own tmpfs; making it read-only leaves /tmp and
+    # The sandbox root is bubblewrap's own tmpfs; making it read-only leaves /tmp, /dev/shm and
     # /workspace as the only writable places.
-    args += ["--bind", str(workdir), WORKSPACE, "--remount-ro", "/", "--chdir", WORKSPACE,
-             "--clearenv"]
+    args += ["--remount-ro", "/", "--chdir", WORKSPACE, "--clearenv"]
     for key, value in sorted(env.items()):
         args += ["--setenv", key, value]
-    args.append("--")
     return args
 
 
@@ -126,38 +146,120 @@ class _OpenFiles:
         self.close()
 
 
-@functools.lru_cache(maxsize=8)
-def _probe_bwrap(layout: HostLayout) -> str | None:
-    """None if bubblewrap can build our sandbox here, else the reason it cannot."""
-    with tempfile.TemporaryDirectory(prefix="sbx-probe-") as tmp:
-        try:
-            with _OpenFiles(copied_files()) as files:
-                argv = bwrap_argv(layout, Path(tmp), Limits(), {"PATH": "/usr/bin:/bin"},
-                                  files.fds)
-                proc = subprocess.run([*argv, "/bin/true"], capture_output=True, timeout=10,
-                                      env={"PATH": "/usr/bin:/bin"}, stdin=subprocess.DEVNULL,
-                                      pass_fds=tuple(files.fds.values()))
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            return f"{layout.bwrap_path} could not be started: {exc}"
-    if proc.returncode != 0:
-        detail = proc.stderr.decode("utf-8", "replace").strip()
-        return f"{layout.bwrap_path} cannot create the sandbox on this host: {detail}"
+def _args_fd(options: Sequence[str]) -> int:
+    """An inheritable memfd holding bubblewrap's options, NUL-separated, for ``--args``."""
+    fd = os.memfd_create("args", os.MFD_CLOEXEC)
+    try:
+        os.write(fd, b"".join(arg.encode() + b"\0" for arg in options))
+        os.lseek(fd, 0, os.SEEK_SET)
+        os.set_inheritable(fd, True)
+    except OSError:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _open_cgroup(layout: HostLayout, limits: Limits) -> RunCgroup | None:
+    if layout.cgroups is None:
+        return None
+    try:
+        return RunCgroup(layout.cgroups, memory_mb=limits.memory_mb, max_processes=limits.max_processes,
+                         cpu_percent=limits.cpu_percent)
+    except OSError as exc:
+        raise SandboxUnavailable(f"cannot create the run's cgroup ({layout.cgroups.describe()}): {exc}") from exc
+
+
+def _sandboxed(argv: Sequence[str], *, workdir: Path, limits: Limits, env: Mapping[str, str],
+               layout: HostLayout, cgroup: RunCgroup | None, stdin_data: bytes | None,
+               channels: Sequence[Channel], extra_files: Mapping[str, str] | None) -> RunResult:
+    root = os.geteuid() == 0
+    with contextlib.ExitStack() as stack:
+        files = stack.enter_context(_OpenFiles(copied_files(extra_files)))
+        tree = pack(workdir, limit_mb=limits.workspace_mb)
+        stack.callback(os.close, tree)
+        options = bwrap_argv(layout, limits, env, files.fds)
+        args = _args_fd(options[1:])
+        stack.callback(os.close, args)
+        cmd = [options[0], "--args", str(args), "--", LAUNCHER_SHELL, "-c", LAUNCHER, "bash", str(tree),
+               *argv]
+        return execute(cmd, env=_BWRAP_ENV, cwd="/", limits=limits, cgroup=cgroup,
+                       apply_nproc=not root and (cgroup is None or not cgroup.caps_processes),
+                       stdin_data=stdin_data, channels=channels,
+                       pass_fds=(*files.fds.values(), tree, args), run_as=layout.run_as)
+
+
+# Layouts proven to work (a failure is re-checked next time: it may have been transient).
+_proven: set[tuple[HostLayout, bool]] = set()
+
+
+def _probe(layout: HostLayout, *, with_cgroup: bool) -> str | None:
+    """None if a trivial run works here through the whole chain, else why not."""
+    if (layout, with_cgroup) in _proven:
+        return None
+    limits = Limits(wall_seconds=20)
+    try:
+        with tempfile.TemporaryDirectory(prefix="sbx-probe-") as tmp:
+            cgroup = _open_cgroup(layout, limits) if with_cgroup else None
+            try:
+                result = _sandboxed(["/bin/true"], workdir=Path(tmp), limits=limits, env=sandbox_env(),
+                                    layout=layout, cgroup=cgroup, stdin_data=None, channels=(),
+                                    extra_files=None)
+            finally:
+                if cgroup is not None:
+                    cgroup.close()
+    except (OSError, SandboxUnavailable) as exc:
+        return f"{layout.bwrap_path} could not be started: {exc}"
+    if result.returncode != 0:
+        detail = (result.stderr.strip() or f"exit status {result.returncode}")[:500]
+        where = " in the run's cgroup" if with_cgroup else ""
+        return f"{layout.bwrap_path} cannot create the sandbox{where} on this host: {detail}"
+    _proven.add((layout, with_cgroup))
     return None
+
+
+def sandbox_problem(layout: HostLayout) -> str | None:
+    """Why bubblewrap cannot run code unprivileged here, or None."""
+    if layout.bwrap_path is None:
+        return ("bubblewrap (bwrap) is not installed; install the Debian package 'bubblewrap' "
+                "or set the explicit unsafe development setting")
+    if os.geteuid() == 0:
+        if layout.run_as is None:
+            return layout.run_as_problem or (
+                f"the worker runs as root and no unprivileged sandbox user is set ({USER_SETTING}): "
+                "the code under test would run as host root")
+        if setpriv_path() is None:
+            return "setpriv (util-linux) is not installed: a root worker cannot drop to the sandbox user"
+    elif layout.run_as_problem:
+        return layout.run_as_problem
+    problem = userns_problem()
+    if problem:
+        return problem
+    if layout.run_as is not None and not layout.python_in_usr:
+        blocked = unreadable_by(layout.python_prefix, layout.run_as)
+        if blocked:
+            return (f"the sandbox user {layout.run_as.name} cannot read the Python installation at "
+                    f"{layout.python_prefix} ({blocked} is closed to it): install a system python3 of the "
+                    "same version, or a Python under a world-readable prefix named by GAUNTLET_SANDBOX_PYTHON")
+    return _probe(layout, with_cgroup=False)
+
+
+def cgroup_problem(layout: HostLayout) -> str | None:
+    """Why the run's memory/pids caps cannot be enforced here, or None."""
+    controllers = layout.cgroups.controllers if layout.cgroups else frozenset()
+    if "memory" not in controllers:
+        detail = layout.cgroup_problem or "no cgroup with the memory controller is available"
+        return (f"the memory cap cannot be enforced: {detail}. Delegate a cgroup to the worker "
+                "(systemd Delegate=yes; see SECURITY.md) or set GAUNTLET_SANDBOX_CGROUP")
+    if os.geteuid() == 0 and "pids" not in controllers:
+        return ("running as root without a pids cgroup: max_processes cannot be enforced "
+                f"({layout.cgroup_problem})")
+    return _probe(layout, with_cgroup=True)
 
 
 def check_available(layout: HostLayout | None = None) -> str | None:
     """None when fully isolated runs are possible, else a human-readable reason."""
     layout = layout or default_layout()
-    if layout.bwrap_path is None:
-        return ("bubblewrap (bwrap) is not installed; install the Debian package 'bubblewrap' "
-                "or set the explicit unsafe development setting")
-    problem = _probe_bwrap(layout)
-    if problem:
-        return problem
-    if os.geteuid() == 0 and layout.pids_cgroup_root is None:
-        return ("running as root without a writable pids cgroup: max_processes cannot be "
-                "enforced (the kernel exempts root from RLIMIT_NPROC)")
-    return None
+    return sandbox_problem(layout) or cgroup_problem(layout)
 
 
 def validate_workdir(workdir: Path | str) -> Path:
@@ -175,9 +277,10 @@ def _validate_argv(argv: Sequence[str]) -> list[str]:
     return list(argv)
 
 
-def warn_unsafe() -> None:
-    logger.warning(UNSAFE_WARNING)
-    warnings.warn(UNSAFE_WARNING, RuntimeWarning, stacklevel=3)
+def warn_unsafe(reason: str | None = None) -> None:
+    message = UNSAFE_WARNING + (f" Reason: {reason}" if reason else "")
+    logger.warning(message)
+    warnings.warn(message, RuntimeWarning, stacklevel=3)
 
 
 def unsafe_env(env: Mapping[str, str], layout: HostLayout, workdir: Path,
@@ -198,15 +301,15 @@ def resolve_mode(layout: HostLayout, allow_unsafe: bool) -> bool:
     """True to run under bubblewrap, False for the unsafe direct mode (after warning).
 
     Raises ``SandboxUnavailable`` when full isolation is impossible and ``allow_unsafe`` is off.
-    A working bubblewrap is still used in unsafe mode when only the pids cap is missing.
+    In the unsafe mode a working bubblewrap is still used when only the cgroup caps are missing.
     """
     reason = check_available(layout)
     if reason is None:
         return True
     if not allow_unsafe:
         raise SandboxUnavailable(reason)
-    warn_unsafe()
-    return layout.bwrap_path is not None and _probe_bwrap(layout) is None
+    warn_unsafe(reason)
+    return sandbox_problem(layout) is None
 
 
 def run_prepared(argv: Sequence[str], *, workdir: Path, limits: Limits, env: Mapping[str, str],
@@ -215,28 +318,21 @@ def run_prepared(argv: Sequence[str], *, workdir: Path, limits: Limits, env: Map
                  extra_files: Mapping[str, str] | None = None) -> RunResult:
     """Shared body of ``run`` and the test runners (extra files, stdin, result channels).
 
+    Sandboxed, ``workdir`` is copied into the run's /workspace and nothing written there comes
+    back; in the unsafe direct mode the command runs in ``workdir`` itself.
     ``extra_files``: sandbox path -> host file copied read-only into the sandbox.
     """
-    root = os.geteuid() == 0
-    cgroup = None
-    if layout.pids_cgroup_root:
-        try:
-            cgroup = RunCgroup(layout.pids_cgroup_root, limits.max_processes)
-        except OSError as exc:
-            raise SandboxUnavailable(f"cannot create a pids cgroup under "
-                                     f"{layout.pids_cgroup_root}: {exc}") from exc
+    cgroup = _open_cgroup(layout, limits)
     try:
         if sandboxed:
-            with _OpenFiles(copied_files(extra_files)) as files:
-                cmd = [*bwrap_argv(layout, workdir, limits, env, files.fds), *argv]
-                return execute(cmd, env={"PATH": "/usr/bin:/bin"}, cwd=str(workdir),
-                               limits=limits, cgroup=cgroup, apply_nproc=not root,
-                               stdin_data=stdin_data, channels=channels,
-                               pass_fds=tuple(files.fds.values()))
+            return _sandboxed(argv, workdir=workdir, limits=limits, env=env, layout=layout, cgroup=cgroup,
+                              stdin_data=stdin_data, channels=channels, extra_files=extra_files)
+        root = os.geteuid() == 0
         with tempfile.TemporaryDirectory(prefix="sbx-home-") as home:
             return execute(list(argv), env=unsafe_env(env, layout, workdir, home),
                            cwd=str(workdir), limits=limits, cgroup=cgroup,
-                           apply_nproc=not root, stdin_data=stdin_data, channels=channels)
+                           apply_nproc=not root and (cgroup is None or not cgroup.caps_processes),
+                           stdin_data=stdin_data, channels=channels)
     finally:
         if cgroup is not None:
             cgroup.close()
@@ -245,7 +341,7 @@ def run_prepared(argv: Sequence[str], *, workdir: Path, limits: Limits, env: Map
 def run(argv: Sequence[str], *, workdir: Path, limits: Limits | None = None,
         extra_env: Mapping[str, str] | None = None, allow_unsafe: bool = False,
         layout: HostLayout | None = None, stdin: bytes | None = None) -> RunResult:
-    """Run ``argv`` in the sandbox with ``workdir`` at /workspace (see module docstring).
+    """Run ``argv`` in the sandbox with a copy of ``workdir`` at /workspace (see module docstring).
 
     ``layout`` overrides host discovery (``HostLayout(bwrap_path=None)`` simulates a host
     without bubblewrap); ``stdin`` is fed to the process, which otherwise reads /dev/null.
@@ -258,4 +354,3 @@ def run(argv: Sequence[str], *, workdir: Path, limits: Limits | None = None,
     sandboxed = resolve_mode(layout, allow_unsafe)
     return run_prepared(argv, workdir=workdir, limits=limits or Limits(), env=env,
                         layout=layout, sandboxed=sandboxed, stdin_data=stdin)
-

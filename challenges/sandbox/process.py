@@ -1,11 +1,18 @@
 """Spawning one bounded process tree and collecting its output.
 
-``execute`` starts ``cmd`` in a new session, applies rlimits through ``prlimit`` (so no
-``preexec_fn`` runs between fork and exec, which is unsafe in threaded callers), optionally
-joins a per-run pids cgroup first, then reads stdout, stderr and any extra channel fds
-incrementally until they close or the wall clock runs out. Each stream keeps at most
-``limits.output_bytes``; the rest is drained and dropped so the child never blocks on a full
-pipe. On timeout the whole process group is SIGKILLed, and so is every cgroup member.
+``execute`` starts ``cmd`` in a new session through a chain of trusted programs, each exec'ing
+the next, so no ``preexec_fn`` runs between fork and exec (unsafe in threaded callers) and no
+untrusted code runs before every bound is in place:
+
+1. ``/bin/sh`` writes its own pid into the run's cgroup(s) (memory, pids, cpu);
+2. ``setpriv`` drops a root worker to the unprivileged sandbox user for good;
+3. ``prlimit`` applies the per-process rlimits;
+4. the command (bubblewrap, or the command itself in the unsafe mode).
+
+It then reads stdout, stderr and any extra channel fds incrementally until they close or the
+wall clock runs out. Each stream keeps at most ``limits.output_bytes``; the rest is drained and
+dropped so the child never blocks on a full pipe. On timeout, or when the kernel OOM-kills any
+process of the run, the whole process group is SIGKILLed, and so is every cgroup member.
 """
 
 from __future__ import annotations
@@ -21,7 +28,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .cgroup import RunCgroup
-from .types import KILLED_CPU, KILLED_FILE_SIZE, KILLED_WALL, Limits, RunResult
+from .identity import HostUser, drop_prefix
+from .types import KILLED_CPU, KILLED_FILE_SIZE, KILLED_MEMORY, KILLED_WALL, Limits, RunResult
 
 _MB = 1024 * 1024
 _READ_CHUNK = 65536
@@ -29,6 +37,8 @@ _READ_CHUNK = 65536
 _DRAIN_GRACE_SECONDS = 1.0
 # How often the loop notices that the main process has exited while pipes stay open.
 _POLL_SECONDS = 0.05
+# Joins every cgroup.procs named before "--", then becomes the rest of the argv.
+JOIN_SCRIPT = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; exec "$@"'
 
 
 @dataclass
@@ -108,17 +118,21 @@ def limit_prefix(values: Mapping[str, tuple[int, int]]) -> tuple[list[str], obje
     return [], _apply
 
 
-def classify_exit(raw: int, timed_out: bool) -> tuple[int, str | None]:
+def classify_exit(raw: int, timed_out: bool, oom_killed: bool = False) -> tuple[int, str | None]:
     """Normalise an exit status to (returncode, killed_reason).
 
     bubblewrap reports a child killed by signal N as 128+N; that is folded to -N like
-    ``subprocess`` does, so both execution paths report signals the same way.
+    ``subprocess`` does, so both execution paths report signals the same way. An OOM kill
+    anywhere in the run's cgroup makes the whole run ``memory_limit``, whatever the main
+    process's status (it may have survived a killed child).
     """
     code = raw
     if 128 < raw < 128 + 65:
         code = -(raw - 128)
     if timed_out:
         return code, KILLED_WALL
+    if oom_killed:
+        return code, KILLED_MEMORY
     if code < 0:
         sig = -code
         if sig == signal.SIGXCPU:
@@ -141,15 +155,26 @@ def _kill_tree(proc: subprocess.Popen, cgroup: RunCgroup | None) -> None:
         cgroup.kill_all()
 
 
+def launch_prefix(cgroup: RunCgroup | None, run_as: HostUser | None) -> list[str]:
+    """Steps 1 and 2 of the module docstring's chain (each only when it applies)."""
+    prefix: list[str] = []
+    if cgroup is not None:
+        prefix += ["/bin/sh", "-c", JOIN_SCRIPT, "join", *cgroup.procs_files, "--"]
+    if run_as is not None:
+        prefix += drop_prefix(run_as)
+    return prefix
+
+
 def execute(cmd: Sequence[str], *, env: Mapping[str, str], cwd: str, limits: Limits,
             cgroup: RunCgroup | None, apply_nproc: bool, stdin_data: bytes | None = None,
-            channels: Sequence[Channel] = (), pass_fds: Sequence[int] = ()) -> RunResult:
-    """Run ``cmd`` bounded by ``limits``; see the module docstring."""
+            channels: Sequence[Channel] = (), pass_fds: Sequence[int] = (),
+            run_as: HostUser | None = None) -> RunResult:
+    """Run ``cmd`` bounded by ``limits``; see the module docstring.
+
+    ``run_as``: the unprivileged host user a root caller becomes before ``cmd`` (None: stay).
+    """
     prefix, preexec = limit_prefix(rlimit_values(limits, apply_nproc=apply_nproc))
-    full = [*prefix, *cmd]
-    if cgroup is not None:
-        # The shell joins the run's cgroup, then execs into prlimit and the sandbox.
-        full = ["/bin/sh", "-c", 'echo $$ > "$0" && exec "$@"', cgroup.procs_file, *full]
+    full = [*launch_prefix(cgroup, run_as), *prefix, *cmd]
     started = time.monotonic()
     try:
         proc = subprocess.Popen(
@@ -180,7 +205,7 @@ def execute(cmd: Sequence[str], *, env: Mapping[str, str], cwd: str, limits: Lim
     for channel in channels:
         sel.register(channel.read_fd, selectors.EVENT_READ, channel)
     deadline = started + float(limits.wall_seconds)
-    timed_out = False
+    timed_out = oom_killed = False
     drain_until: float | None = None
     while sel.get_map():
         now = time.monotonic()
@@ -188,6 +213,11 @@ def execute(cmd: Sequence[str], *, env: Mapping[str, str], cwd: str, limits: Lim
             timed_out = True
             _kill_tree(proc, cgroup)
             drain_until = now + _DRAIN_GRACE_SECONDS
+        if not oom_killed and cgroup is not None and cgroup.oom_kills():
+            # One process over the cap ends the run: survivors would report a partial truth.
+            oom_killed = True
+            _kill_tree(proc, cgroup)
+            drain_until = min(drain_until or now + _DRAIN_GRACE_SECONDS, now + _DRAIN_GRACE_SECONDS)
         if drain_until is None and proc.poll() is not None:
             # The main process ended: stragglers that kept our pipes open die with it, as
             # they do when bubblewrap's pid namespace ends.
@@ -227,9 +257,10 @@ def execute(cmd: Sequence[str], *, env: Mapping[str, str], cwd: str, limits: Lim
         _kill_tree(proc, cgroup)
         raw = proc.wait()
     if cgroup is not None:
+        oom_killed = oom_killed or cgroup.oom_kills() > 0
         cgroup.kill_all()
     elapsed = time.monotonic() - started
-    code, reason = classify_exit(raw, timed_out)
+    code, reason = classify_exit(raw, timed_out, oom_killed)
     return RunResult(returncode=code, stdout=buffers["stdout"].decode("utf-8", "replace"),
                      stderr=buffers["stderr"].decode("utf-8", "replace"),
                      wall_seconds=round(elapsed, 4), timed_out=timed_out,

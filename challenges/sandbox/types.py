@@ -15,12 +15,22 @@ from dataclasses import dataclass
 KILLED_WALL = "wall_timeout"
 KILLED_CPU = "cpu_limit"
 KILLED_FILE_SIZE = "file_size_limit"
-KILLED_REASONS = (KILLED_WALL, KILLED_CPU, KILLED_FILE_SIZE)
+KILLED_MEMORY = "memory_limit"
+KILLED_REASONS = (KILLED_WALL, KILLED_CPU, KILLED_FILE_SIZE, KILLED_MEMORY)
 
 
 @dataclass(frozen=True)
 class Limits:
-    """Resource bounds of one run (spec defaults; override any field per call)."""
+    """Resource bounds of one run (spec defaults; override any field per call).
+
+    ``memory_mb``, ``max_processes`` and ``cpu_percent`` bind the whole process tree together
+    (a per-run cgroup); ``memory_mb`` also caps each process's data segment. Everything the run
+    writes lives in size-capped tmpfs mounts (``workspace_mb`` at /workspace, ``tmp_size_mb``
+    at /tmp and /dev/shm) whose pages are charged to the same memory cap, so the run's
+    writable area and its memory share one total bound and nothing reaches the host disk.
+    ``cpu_seconds`` is per process; ``cpu_percent`` is the share of one core the whole run
+    may use per wall-clock second (200 = two cores).
+    """
 
     cpu_seconds: int = 10
     wall_seconds: float = 30.0
@@ -30,10 +40,12 @@ class Limits:
     output_bytes: int = 262144
     open_files: int = 256
     tmp_size_mb: int = 64
+    workspace_mb: int = 256
+    cpu_percent: int = 100
 
     def __post_init__(self) -> None:
         for name in ("cpu_seconds", "memory_mb", "max_processes", "file_size_mb",
-                     "output_bytes", "open_files", "tmp_size_mb"):
+                     "output_bytes", "open_files", "tmp_size_mb", "workspace_mb", "cpu_percent"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
                 raise SandboxInputError("limits_invalid", f"{name} must be a positive integer",

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 from django.contrib.auth.models import AbstractBaseUser
 
+from challenges.audit.archive import safe_extract
 from challenges.models import ChallengeInstance
-from challenges.services.workspaces import instance_secrets, workspace_tree
+from challenges.services.workspaces import ARCHIVE_TOP, instance_secrets, sealed_archive
 from core.crypto import unseal
 from core.errors import ValidationFailed
 from core.services import audit_event_record
@@ -22,8 +22,9 @@ def instance_export(*, instance: ChallengeInstance, dest: Path, with_secrets: bo
     if dest.exists() and any(dest.iterdir()):
         raise ValidationFailed(f"{dest} exists and is not empty.", code="export_dest_not_empty", extra={"field": "dir"})
     dest.mkdir(parents=True, exist_ok=True)
-    shutil.copytree(workspace_tree(instance), dest / "workspace", symlinks=True)
-    written = ["workspace/"]
+    # From the sealed archive (its top directory is "workspace"), never from the read-only cache.
+    safe_extract(sealed_archive(instance), dest)
+    written = [f"{ARCHIVE_TOP}/"]
     if with_secrets:
         secrets = instance_secrets(instance)
         for path, text in secrets["oracle_files"].items():

@@ -17,6 +17,7 @@ def oracle_run(*, instance: ChallengeInstance, patch: str | None) -> OracleOutco
     limits = Limits(
         cpu_seconds=configured["cpu_seconds"], wall_seconds=configured["wall_seconds"],
         memory_mb=configured["memory_mb"], max_processes=configured["max_processes"],
+        workspace_mb=configured["workspace_mb"], cpu_percent=configured["cpu_percent"],
     )
     return run_oracle(
         workspace_tree(instance),

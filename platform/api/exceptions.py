@@ -32,6 +32,37 @@ _DEFAULT_CODES = {
 }
 
 
+class RequestTooLarge(exceptions.APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_code = "request_too_large"
+
+    def __init__(self, limit: int):
+        super().__init__(f"The request body is larger than {limit} bytes.", code=self.default_code)
+        self.limit = limit
+
+
+# A status answered outside DRF (Django's resolver, a middleware, a DEBUG page) -> its code.
+STATUS_CODES = {
+    400: ("bad_request", "The request is malformed."),
+    401: ("not_authenticated", "Authentication credentials were not provided."),
+    403: ("permission_denied", "You do not have permission to perform this action."),
+    404: ("not_found", "Not found."),
+    405: ("method_not_allowed", "Method not allowed."),
+    406: ("not_acceptable", "Could not satisfy the request Accept header."),
+    411: ("length_required", "Send the request body with a Content-Length header."),
+    413: ("request_too_large", "The request body is too large."),
+    415: ("unsupported_media_type", "Unsupported media type in the request."),
+    429: ("throttled", "Too many requests; retry later."),
+    500: ("server_error", "The server failed to handle this request; it has been logged."),
+}
+
+
+def status_error_body(status_code: int) -> dict[str, Any]:
+    code, message = STATUS_CODES.get(status_code, ("server_error" if status_code >= 500 else "error",
+                                                  "The request could not be handled."))
+    return error_body(code, message)
+
+
 def error_body(code: str, message: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
     return {"code": code, "message": message, "extra": extra or {}}
 
@@ -66,7 +97,12 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     extra: dict[str, Any] = {}
     if isinstance(exc, exceptions.ValidationError):
         extra["fields"] = exc.detail if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
+        codes = exc.get_codes()
+        extra["field_codes"] = codes if isinstance(codes, dict) else {"non_field_errors": codes}
         message = "The request is invalid; see extra.fields."
+    elif isinstance(exc, RequestTooLarge):
+        extra["limit_bytes"] = exc.limit
+        message = str(exc.detail)
     elif isinstance(exc, exceptions.Throttled):
         extra["retry_after_seconds"] = int(headers.get("Retry-After", "0"))
         message = "Too many requests; retry later."

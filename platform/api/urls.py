@@ -1,7 +1,8 @@
 from django.urls import path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView
 
 from api import urls_reports, views, views_competition
+from api.docs import RedocDocsView, SwaggerDocsView
 
 app_name = "api"
 
@@ -12,6 +13,7 @@ v1_urlpatterns = [
     path("bouts", views_competition.BoutListApi.as_view(), name="bouts"),
     path("challenges/<str:challenge>/attempts", views_competition.AttemptStartApi.as_view(), name="attempt-start"),
     path("attempts/<str:attempt>", views_competition.AttemptDetailApi.as_view(), name="attempt"),
+    path("attempts/<str:attempt>/abandon", views_competition.AttemptAbandonApi.as_view(), name="attempt-abandon"),
     path("attempts/<str:attempt>/workspace.tar.gz", views_competition.AttemptWorkspaceApi.as_view(),
          name="attempt-workspace"),
     path("attempts/<str:attempt>/submissions", views_competition.SubmissionCreateApi.as_view(),
@@ -24,12 +26,12 @@ urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(permission_classes=[], authentication_classes=[]), name="schema"),
     path(
         "docs/",
-        SpectacularSwaggerView.as_view(url_name="api:schema", permission_classes=[], authentication_classes=[]),
+        SwaggerDocsView.as_view(url_name="api:schema", permission_classes=[], authentication_classes=[]),
         name="docs",
     ),
     path(
         "redoc/",
-        SpectacularRedocView.as_view(url_name="api:schema", permission_classes=[], authentication_classes=[]),
+        RedocDocsView.as_view(url_name="api:schema", permission_classes=[], authentication_classes=[]),
         name="redoc",
     ),
 ]

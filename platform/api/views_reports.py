@@ -8,11 +8,11 @@ of attempts behind it. Unknown and scheduled bouts answer the same 404.
 
 from __future__ import annotations
 
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
+from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 
+from api.examples import BOUT_ID, common_errors
 from api.views import ERRORS, AgentApi
 from competition.errors import NotFound
 from competition.reporting import CostStatus
@@ -40,9 +40,18 @@ class ReportBoutSerializer(serializers.Serializer):
         ref_name = "ReportBout"
 
 
+@extend_schema_serializer(deprecate_fields=["position"])
 class LeaderboardScoreSerializer(serializers.Serializer):
     challenge = serializers.CharField(source="challenge_handle", help_text="The challenge's opaque id.")
-    position = serializers.IntegerField()
+    challenge_number = serializers.IntegerField(
+        source="position",
+        help_text="The challenge's 1-based place in the bout's challenge list (as `GET /bouts` orders it). "
+                  "Not a rank: the agent's standing is the row's `rank`.",
+    )
+    position = serializers.IntegerField(
+        help_text="Deprecated since API 1.1: the same value as `challenge_number` (the challenge's place in the "
+                  "bout, not a rank). Kept until API 2.0; read `challenge_number` instead.",
+    )
     points = serializers.DecimalField(max_digits=10, decimal_places=3)
     solve_seconds = serializers.FloatField(help_text="Server time from attempt start to the solving submission.")
     state = serializers.ChoiceField(choices=["provisional", "final", "under_review", "invalidated"])
@@ -63,7 +72,13 @@ class ScoreStateCountsSerializer(serializers.Serializer):
 
 
 class LeaderboardRowSerializer(serializers.Serializer):
-    rank = serializers.IntegerField(allow_null=True, help_text="Null when nothing of this agent counts.")
+    rank = serializers.IntegerField(
+        allow_null=True,
+        help_text="The agent's standing in the bout, 1 = best, ordered by the bout's scoring format (by default "
+                  "points, then lower total solve time). Agents equal on those keys share a rank and the next "
+                  "rank skips (1, 1, 3). Null when nothing of this agent counts (no solve yet, every score "
+                  "invalidated, or disqualified).",
+    )
     agent = serializers.CharField(source="agent_name")
     competitor = serializers.CharField()
     points = serializers.DecimalField(max_digits=12, decimal_places=3)
@@ -123,15 +138,15 @@ class CostSerializer(serializers.Serializer):
     class Meta:
         ref_name = "ReportCost"
 
-    @extend_schema_field(OpenApiTypes.DECIMAL)
+    @extend_schema_field(serializers.DecimalField(max_digits=20, decimal_places=6, allow_null=True))
     def get_total_usd(self, cost) -> str | None:
         return str(cost.total_usd) if cost.status == CostStatus.REPORTED else None
 
-    @extend_schema_field(OpenApiTypes.DECIMAL)
+    @extend_schema_field(serializers.DecimalField(max_digits=20, decimal_places=6, allow_null=True))
     def get_reported_sum_usd(self, cost) -> str | None:
         return str(cost.total_usd) if cost.reported else None
 
-    @extend_schema_field(OpenApiTypes.INT)
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_total_tokens(self, cost) -> int | None:
         return cost.total_tokens if cost.tokens_reported else None
 
@@ -241,7 +256,7 @@ class AgentReportSerializer(serializers.Serializer):
 # --- Examples ---------------------------------------------------------------------------
 
 BOUT_EXAMPLE = {
-    "handle": "b7k2m9q4", "name": "November bout", "state": "active", "scoring_format": "tier_weighted",
+    "handle": BOUT_ID, "name": "November bout", "state": "active", "scoring_format": "tier_weighted",
     "starts_at": "2026-11-30T09:00:00Z", "ends_at": "2026-11-30T13:00:00Z",
 }
 FIGURES_EXAMPLE = {
@@ -276,8 +291,14 @@ class BoutLeaderboardApi(AgentApi):
     @extend_schema(
         operation_id="bout_leaderboard",
         summary="A bout's leaderboard, recomputed from its scores, with every score's state",
-        description="Invalidated scores are listed (counted=false) but never count. Agents with nothing counted "
-                    "have rank null. Ties on the scoring format's keys share a rank.",
+        description="The standings of a visible (active, halted or closed) bout, best first, recomputed from the "
+                    "score rows on every request. `rank` is the agent's standing (ties share a rank, the next one "
+                    "skips); each row lists its scores per challenge with their state (`provisional` while the bout "
+                    "runs, `final` after it closes, `under_review` during a contamination case, `invalidated` when "
+                    "struck). Invalidated scores are listed (`counted: false`) but never count; agents with nothing "
+                    "counted have rank null and follow the ranked ones, disqualified agents last.\n\n"
+                    "`scores[].challenge_number` is the challenge's place in the bout; `scores[].position` is its "
+                    "deprecated former name (same value, removed in API 2.0).",
         responses={200: LeaderboardSerializer, **ERRORS},
         examples=[OpenApiExample("Two agents", response_only=True, value={
             "bout": BOUT_EXAMPLE,
@@ -287,19 +308,19 @@ class BoutLeaderboardApi(AgentApi):
                  "states": {"provisional": 1, "final": 0, "under_review": 1, "invalidated": 0},
                  "disqualified": False,
                  "scores": [
-                     {"challenge": "c4q8x1z0", "position": 1, "points": "2.000", "solve_seconds": 402.7,
+                     {"challenge": "ch-4c8e1a0f2b3d5e6a", "challenge_number": 1, "position": 1, "points": "2.000", "solve_seconds": 402.7,
                       "state": "provisional", "counted": True},
-                     {"challenge": "c9w2e7r5", "position": 2, "points": "3.000", "solve_seconds": 641.5,
+                     {"challenge": "ch-9a2e7b5c1d0f3e4b", "challenge_number": 2, "position": 2, "points": "3.000", "solve_seconds": 641.5,
                       "state": "under_review", "counted": True},
                  ]},
                 {"rank": None, "agent": "recaller", "competitor": "grace", "points": "0.000", "solved": 0,
                  "total_solve_seconds": 0.0,
                  "states": {"provisional": 0, "final": 0, "under_review": 0, "invalidated": 1},
                  "disqualified": False,
-                 "scores": [{"challenge": "c4q8x1z0", "position": 1, "points": "2.000", "solve_seconds": 3.1,
+                 "scores": [{"challenge": "ch-4c8e1a0f2b3d5e6a", "challenge_number": 1, "position": 1, "points": "2.000", "solve_seconds": 3.1,
                              "state": "invalidated", "counted": False}]},
             ],
-        })],
+        }), *common_errors()],
         tags=["reports"],
     )
     def get(self, request, handle):
@@ -324,7 +345,7 @@ class BoutReportApi(AgentApi):
                 {"agent": "quiet", "competitor": "grace", "figures": NOT_REPORTED_FIGURES_EXAMPLE,
                  "on_frontier": False, "frontier_note": "not_reported"},
             ],
-        })],
+        }), *common_errors()],
         tags=["reports"],
     )
     def get(self, request, handle):
@@ -346,7 +367,7 @@ class SeasonReportApi(AgentApi):
             "k": 3,
             "agents": [{"agent": "patcher", "competitor": "ada", "figures": FIGURES_EXAMPLE, "on_frontier": True,
                         "frontier_note": ""}],
-        })],
+        }), *common_errors()],
         tags=["reports"],
     )
     def get(self, request, season):
@@ -361,12 +382,14 @@ class AgentReportApi(AgentApi):
     @extend_schema(
         operation_id="agent_report",
         summary="The calling agent's honest-reporting figures per bout and per season",
+        description="Your own figures (the same ones as in bout and season reports) for every bout you entered "
+                    "and every season those bouts belong to.",
         responses={200: AgentReportSerializer, **ERRORS},
         examples=[OpenApiExample("One bout", response_only=True, value={
             "agent": "patcher",
-            "bouts": [{"bout": "b7k2m9q4", "name": "November bout", "k": 3, "figures": FIGURES_EXAMPLE}],
+            "bouts": [{"bout": BOUT_ID, "name": "November bout", "k": 3, "figures": FIGURES_EXAMPLE}],
             "seasons": [{"season": "2026 Q4", "k": 3, "figures": FIGURES_EXAMPLE}],
-        })],
+        }), *common_errors()],
         tags=["reports"],
     )
     def get(self, request):

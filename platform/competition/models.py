@@ -155,13 +155,15 @@ class Attempt(models.Model):
         OPEN = "open", "Open"
         SOLVED = "solved", "Solved"
         EXPIRED = "expired", "Expired"
+        # Ended by the agent before it expired; counts as a used, unsolved attempt.
+        ABANDONED = "abandoned", "Abandoned"
 
     handle = models.CharField(max_length=24, unique=True)
     workspace_name = models.CharField(max_length=24, unique=True)
     entry = models.ForeignKey(BoutEntry, on_delete=models.PROTECT, related_name="attempts")
     challenge = models.ForeignKey(BoutChallenge, on_delete=models.PROTECT, related_name="attempts")
     number = models.PositiveSmallIntegerField()
-    state = models.CharField(max_length=8, choices=State.choices, default=State.OPEN)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.OPEN)
     started_at = models.DateTimeField()
     expires_at = models.DateTimeField()
 

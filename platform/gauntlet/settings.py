@@ -10,6 +10,7 @@ Environment variables (see README "Configuration"):
     REDIS_URL                   when set: django-q2 broker and the cache use Redis.
     GAUNTLET_API_RATE           per-agent API throttle, default "120/min".
     GAUNTLET_SECURE             1 behind TLS: secure cookies, HSTS, SSL redirect.
+    GAUNTLET_MAX_BODY_BYTES     largest request body, default 2 MiB (API: 413 before reading it).
 """
 
 from __future__ import annotations
@@ -63,6 +64,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: the API's body cap and JSON error contract wrap everything below it.
+    "api.middleware.ApiEdgeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -72,6 +75,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
+
+# The largest request body accepted; the API refuses a larger Content-Length before reading.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("GAUNTLET_MAX_BODY_BYTES", 2 * 1024 * 1024)
 
 ROOT_URLCONF = "gauntlet.urls"
 WSGI_APPLICATION = "gauntlet.wsgi.application"
@@ -189,15 +195,17 @@ REST_FRAMEWORK = {
         "anon": env_str("GAUNTLET_API_ANON_RATE", "60/min"),
     },
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.BoundedJSONParser"],
     "EXCEPTION_HANDLER": "api.exceptions.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "UNAUTHENTICATED_USER": None,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Gauntlet agent API",
-    "DESCRIPTION": "The REST API AI coding agents use to take part in Gauntlet bouts.",
-    "VERSION": "1.0.0",
+    # The description (workflow, errors, versions) comes from platform/api/overview.md.
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.schema.describe_api"],
+    "VERSION": "1.1.0",
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

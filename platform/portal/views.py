@@ -10,9 +10,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from competition.selectors import agent_entries, agent_get_for_owner, agent_list_for_owner
-from competition.services import agent_create, agent_key_issue, agent_key_revoke
+from competition.services import agent_create, agent_key_issue
 from core.errors import ApplicationError
 from portal.forms import AgentCreateForm, SignUpForm
+from portal.views_keys import key_shown_once_redirect
 
 
 def home(request):
@@ -42,8 +43,7 @@ def agents(request):
         except ApplicationError as exc:
             form.add_error("name", exc.message)
         else:
-            # The raw key is rendered into this one response and kept nowhere else.
-            return render(request, "portal/agent_key_once.html", {"agent": created.agent, "raw_key": created.raw_key})
+            return key_shown_once_redirect(request, agent=created.agent, raw_key=created.raw_key)
     return render(request, "portal/agents.html", {"agents": agent_list_for_owner(owner=request.user), "form": form})
 
 
@@ -66,16 +66,4 @@ def agent_detail(request, public_id):
 def agent_key_new(request, public_id):
     agent = _own_agent(request, public_id)
     issued = agent_key_issue(agent=agent, by=request.user, label=request.POST.get("label", "")[:80])
-    return render(request, "portal/agent_key_once.html", {"agent": agent, "raw_key": issued.raw_key})
-
-
-@login_required
-@require_POST
-def agent_key_revoke_view(request, public_id, prefix):
-    agent = _own_agent(request, public_id)
-    key = agent.keys.filter(prefix=prefix).first()
-    if key is None:
-        raise Http404("No such key.")
-    agent_key_revoke(key=key, by=request.user, reason="revoked by its owner in the portal")
-    messages.success(request, f"Key gk_{prefix}_… revoked. Requests with it now fail.")
-    return redirect("portal:agent-detail", public_id=agent.public_id)
+    return key_shown_once_redirect(request, agent=agent, raw_key=issued.raw_key)

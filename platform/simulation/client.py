@@ -47,7 +47,9 @@ class AgentClient:
         return self._request("GET", "/api/v1/bouts")
 
     def start_attempt(self, challenge: str) -> ApiResponse:
-        return self._request("POST", f"/api/v1/challenges/{challenge}/attempts")
+        # Simulated policies (retry gamers, pass@k probes) start attempts after a solve on
+        # purpose, which API 1.1 asks them to say.
+        return self._request("POST", f"/api/v1/challenges/{challenge}/attempts", body={"again": True})
 
     def workspace(self, attempt: dict) -> ApiResponse:
         return self._request("GET", attempt["workspace"]["tarball_url"])

@@ -22,10 +22,14 @@
     return node ? JSON.parse(node.textContent) : null;
   }
 
-  // Every agent name shown on a chart passes through here.
+  // Plotly reads <a href>, <b>, <br> and entities in text as markup: every agent name it
+  // is given (labels, ticks, categories, hovers) is entity-escaped so it shows as text.
+  function plain(s) { return String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;"); }
+
+  // An agent name for a chart: shortened to ``max`` characters, then escaped.
   function name(agent, max) {
     var text = String(agent);
-    return text.length > max ? text.slice(0, max - 1) + "\u2026" : text;
+    return plain(text.length > max ? text.slice(0, max - 1) + "\u2026" : text);
   }
 
   // One label per agent row; two competitors may each have an agent of the same name.
@@ -73,8 +77,9 @@
 
   function passAtK(element, data) {
     var rows = data.pass;
-    var names = labels(rows);
-    var short = names.map(function (label) { return name(label, element.clientWidth < 520 ? 12 : 22); });
+    var full = labels(rows);
+    var names = full.map(plain);  // the categories
+    var short = full.map(function (label) { return name(label, element.clientWidth < 520 ? 12 : 22); });
     element.style.height = Math.max(260, 90 + rows.length * 56) + "px";
     function bar(key, label, color) {
       return {
@@ -82,7 +87,7 @@
         x: rows.map(function (r) { return r[key] === null ? 0 : r[key]; }),
         text: rows.map(function (r) { return r[key] === null ? "n/a" : (r[key] * 100).toFixed(0) + "%"; }),
         textposition: "outside", cliponaxis: false,
-        customdata: rows.map(function (r, i) { return [name(names[i], 60), r.n]; }),
+        customdata: rows.map(function (r, i) { return [name(full[i], 60), r.n]; }),
         hovertemplate: "%{customdata[0]}<br>" + label + " %{x:.1%}<br>n = %{customdata[1]} decided attempts<extra></extra>"
       };
     }
@@ -98,7 +103,8 @@
 
   function latency(element, data) {
     var rows = data.latency;
-    var names = labels(rows);
+    var full = labels(rows);
+    var names = full.map(plain);  // the categories
     var width = element.clientWidth < 520 ? 12 : 22;
     element.style.height = Math.max(260, 90 + rows.length * 56) + "px";
     var traces = rows.map(function (r, i) {
@@ -106,7 +112,7 @@
         type: "box", orientation: "h", x: r.seconds, y: r.seconds.map(function () { return names[i]; }),
         name: names[i], boxpoints: "all", jitter: 0.35, pointpos: 0, marker: {size: 5, color: ACCENT},
         line: {color: ACCENT}, fillcolor: "rgba(31,111,235,0.12)", showlegend: false,
-        customdata: r.seconds.map(function () { return name(names[i], 60); }),
+        customdata: r.seconds.map(function () { return name(full[i], 60); }),
         hovertemplate: "%{customdata}<br>%{x:.1f} s<extra></extra>"
       };
     });
@@ -115,7 +121,7 @@
       xaxis: {title: {text: "Seconds (server clock)", standoff: 8}, automargin: true,
               rangemode: "tozero", zeroline: false},
       yaxis: {automargin: true, autorange: "reversed", tickvals: names,
-              ticktext: names.map(function (label) { return name(label, width); })}
+              ticktext: full.map(function (label) { return name(label, width); })}
     }, CONFIG);
   }
 

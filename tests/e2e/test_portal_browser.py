@@ -31,6 +31,7 @@ def test_signup_create_agent_and_revoke(live_server, browser):
 
     browser.find_element(By.NAME, "name").send_keys("patcher")
     browser.find_element(By.CSS_SELECTOR, "#agent-create button[type=submit]").click()
+    _wait(browser, lambda d: d.current_url.endswith("/keys/new/"), "the key page")
     raw_key = browser.find_element(By.ID, "raw-key").text.strip()
     assert re.fullmatch(r"gk_[0-9a-f]{8}_[A-Za-z0-9_-]{43}", raw_key)
 
@@ -38,9 +39,11 @@ def test_signup_create_agent_and_revoke(live_server, browser):
     assert http_json(f"{live_server.url}/api/v1/agent", headers=headers)[2]["name"] == "patcher"
 
     browser.find_element(By.LINK_TEXT, "Back to patcher").click()
-    _wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "button[data-revoke]"), "the agent page")
+    _wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "a[data-revoke]"), "the agent page")
     assert raw_key not in browser.page_source
-    browser.find_element(By.CSS_SELECTOR, "button[data-revoke]").click()
+    browser.find_element(By.CSS_SELECTOR, "a[data-revoke]").click()
+    _wait(browser, lambda d: d.find_elements(By.ID, "confirm-revoke"), "the revoke confirmation")
+    browser.find_element(By.ID, "confirm-revoke").click()
     _wait(browser, lambda d: "revoked" in d.find_element(By.ID, "keys").text, "the key to show as revoked")
     assert AgentKey.objects.get(prefix=raw_key.split("_")[1]).revoked_at is not None
     status, _, body = http_json(f"{live_server.url}/api/v1/agent", headers=headers)

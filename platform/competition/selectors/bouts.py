@@ -28,6 +28,19 @@ def attempt_list_for_agent(*, agent: Agent) -> QuerySet[Attempt]:
     )
 
 
+def attempt_list_on_challenge(*, agent: Agent, challenge_handle: str) -> tuple[BoutChallenge, list[Attempt]] | None:
+    """The bout challenge and the agent's attempts on it, oldest first; None for an unknown handle."""
+    challenge = BoutChallenge.objects.select_related("bout").filter(handle=challenge_handle).first()
+    if challenge is None:
+        return None
+    attempts = list(
+        Attempt.objects.filter(entry__agent=agent, challenge=challenge)
+        .select_related("entry__bout", "challenge__instance")
+        .order_by("number")
+    )
+    return challenge, attempts
+
+
 def attempt_for_workspace(*, agent: Agent, workspace_name: str) -> Attempt | None:
     """The agent's own live attempt behind a workspace name (the forge's only lookup)."""
     return (

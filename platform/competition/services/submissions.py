@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
+import re
 from dataclasses import dataclass
 from datetime import datetime, time
 from decimal import Decimal, InvalidOperation
@@ -22,6 +24,7 @@ from competition.errors import (
     QuotaExceeded,
     ValidationFailed,
 )
+from competition.limits import MAX_CLAIMED_ELAPSED_SECONDS, MAX_COST_USD, MAX_TOKENS, TraceRefused, trace_check
 from competition.models import Agent, Attempt, BoutEntry, Submission
 from competition.patchcheck import PatchRejected, check_patch
 from competition.services.attempts import attempt_for_agent, bout_accepting
@@ -40,24 +43,35 @@ class SubmissionMetadata:
 
     @classmethod
     def parse(cls, data: dict[str, Any]) -> SubmissionMetadata:
+        """Check what the client reported; every value outside its range is a 400 naming the field."""
         tokens = data.get("tokens")
-        if tokens is not None and (isinstance(tokens, bool) or not isinstance(tokens, int) or tokens < 0):
-            raise ValidationFailed("tokens must be a non-negative integer.", code="invalid", extra={"field": "tokens"})
+        if tokens is not None and (isinstance(tokens, bool) or not isinstance(tokens, int)
+                                   or not 0 <= tokens <= MAX_TOKENS):
+            raise ValidationFailed(f"tokens must be a whole number from 0 to {MAX_TOKENS}.", code="invalid",
+                                   extra={"field": "tokens"})
         cost = data.get("cost_usd")
         if cost is not None:
             try:
                 cost = Decimal(str(cost))
             except InvalidOperation:
                 raise ValidationFailed("cost_usd must be a number.", code="invalid", extra={"field": "cost_usd"}) from None
-            if cost < 0 or not cost.is_finite():
-                raise ValidationFailed("cost_usd must not be negative.", code="invalid", extra={"field": "cost_usd"})
+            if not cost.is_finite() or not 0 <= cost <= MAX_COST_USD:
+                raise ValidationFailed(f"cost_usd must be from 0 to {MAX_COST_USD}.", code="invalid",
+                                       extra={"field": "cost_usd"})
         claimed = data.get("claimed_elapsed_seconds")
-        if claimed is not None and (isinstance(claimed, bool) or not isinstance(claimed, (int, float)) or claimed < 0):
+        if claimed is not None and (isinstance(claimed, bool) or not isinstance(claimed, (int, float))
+                                    or not math.isfinite(claimed) or not 0 <= claimed <= MAX_CLAIMED_ELAPSED_SECONDS):
             raise ValidationFailed(
-                "claimed_elapsed_seconds must be a non-negative number.", code="invalid",
-                extra={"field": "claimed_elapsed_seconds"},
+                f"claimed_elapsed_seconds must be a finite number from 0 to {MAX_CLAIMED_ELAPSED_SECONDS:.0f}.",
+                code="invalid", extra={"field": "claimed_elapsed_seconds"},
             )
-        return cls(trace=data.get("trace"), tokens=tokens, cost_usd=cost, claimed_elapsed_seconds=claimed)
+        trace = data.get("trace")
+        try:
+            trace_check(trace, max_bytes=config_value("competition.trace_max_bytes"),
+                        max_depth=config_value("competition.trace_max_depth"))
+        except TraceRefused as exc:
+            raise ValidationFailed(exc.message, code=exc.code, extra={"field": "trace"}) from None
+        return cls(trace=trace, tokens=tokens, cost_usd=cost, claimed_elapsed_seconds=claimed)
 
 
 def _request_digest(attempt_handle: str, patch: str, metadata: SubmissionMetadata) -> str:
@@ -72,9 +86,13 @@ def _request_digest(attempt_handle: str, patch: str, metadata: SubmissionMetadat
     return hashlib.sha256(body.encode()).hexdigest()
 
 
+IDEMPOTENCY_KEY_PATTERN = r"^[ -~]*[!-~][ -~]*$"  # printable ASCII, not only spaces; at most 200 once trimmed
+_IDEMPOTENCY_KEY = re.compile(IDEMPOTENCY_KEY_PATTERN)
+
+
 def _validate_key(key: str) -> str:
     key = (key or "").strip()
-    if not key or len(key) > 200 or not key.isprintable():
+    if not key or len(key) > 200 or not _IDEMPOTENCY_KEY.fullmatch(key):
         raise ValidationFailed(
             "Send an Idempotency-Key header of 1 to 200 printable characters.", code="idempotency_key_required",
             extra={"field": "Idempotency-Key"},
@@ -112,6 +130,17 @@ def submission_create(
 
     key = _validate_key(idempotency_key)
     digest = _request_digest(attempt_handle, patch or "", metadata)
+    # The patch is prepared on a throw-away copy of the workspace before the transaction:
+    # that runs git and copies files, which must not happen while the bout entry (and, on
+    # SQLite, the whole database) is locked.
+    try:
+        check_patch(patch or "", max_bytes=config_value("competition.patch_max_bytes"))
+        patch_check_applies(instance=attempt_for_agent(agent=agent, handle=attempt_handle).challenge.instance,
+                            patch=patch)
+    except PatchRejected as exc:
+        raise PatchInvalid(exc.message, code=exc.code, extra={"path": exc.path} if exc.path else {}) from exc
+    except WorkspaceError as exc:
+        raise PatchInvalid(exc.message, code=exc.code) from exc
     with transaction.atomic():
         attempt = attempt_for_agent(agent=agent, handle=attempt_handle)
         entry = BoutEntry.objects.select_for_update().select_related("bout").get(pk=attempt.entry_id)
@@ -126,16 +155,11 @@ def submission_create(
                                    extra={"state": entry.bout.state})
         if entry.disqualified_at is not None:
             raise Conflict("This agent is disqualified from the bout.", code="disqualified")
+        if attempt.state == Attempt.State.ABANDONED:
+            raise Conflict("This attempt was abandoned; start a new one.", code="attempt_abandoned")
         if attempt.state == Attempt.State.EXPIRED or attempt.expires_at <= now:
             raise Conflict("This attempt has expired.", code="attempt_expired")
         _check_quotas(entry=entry, attempt=attempt, agent=agent, now=now)
-        try:
-            check_patch(patch or "", max_bytes=config_value("competition.patch_max_bytes"))
-            patch_check_applies(instance=attempt.challenge.instance, patch=patch)
-        except PatchRejected as exc:
-            raise PatchInvalid(exc.message, code=exc.code, extra={"path": exc.path} if exc.path else {}) from exc
-        except WorkspaceError as exc:
-            raise PatchInvalid(exc.message, code=exc.code) from exc
         submission = Submission.objects.create(
             handle=new_name("submission"), attempt=attempt, agent=agent, idempotency_key=key, request_sha256=digest,
             patch=patch, patch_sha256=hashlib.sha256(patch.encode()).hexdigest(), trace=metadata.trace,

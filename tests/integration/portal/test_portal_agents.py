@@ -35,8 +35,8 @@ def test_signup_rejects_mismatched_passwords_and_creates_nothing(client):
 @pytest.mark.django_db
 def test_create_agent_shows_key_once_and_key_works(client, competitor):
     client.force_login(competitor)
-    response = client.post("/agents/", {"name": "fixer", "model_name": "m", "description": ""})
-    assert response.status_code == 200
+    response = client.post("/agents/", {"name": "fixer", "model_name": "m", "description": ""}, follow=True)
+    assert response.redirect_chain[-1][1] == 302
     raw = KEY_RE.search(response.content.decode()).group(0)
     agent = Agent.objects.get(owner=competitor, name="fixer")
     stored = AgentKey.objects.get(agent=agent)
@@ -63,7 +63,7 @@ def test_duplicate_agent_name_is_refused_without_writing(client, competitor, age
 def test_revoke_key_makes_api_refuse_it(client, competitor, agent_with_key):
     client.force_login(competitor)
     agent = agent_with_key.agent
-    response = client.post(f"/agents/{agent.public_id}/keys/{agent_with_key.key.prefix}/revoke/")
+    response = client.post(f"/agents/{agent.public_id}/keys/{agent_with_key.key.prefix}/revoke/", {"confirm": "yes"})
     assert response.status_code == 302
     api = APIClient()
     api.credentials(HTTP_AUTHORIZATION=f"Bearer {agent_with_key.raw_key}")
@@ -76,7 +76,8 @@ def test_other_competitors_agent_is_404_and_unchanged(client, other_competitor, 
     client.force_login(other_competitor)
     agent = agent_with_key.agent
     assert client.get(f"/agents/{agent.public_id}/").status_code == 404
-    assert client.post(f"/agents/{agent.public_id}/keys/{agent_with_key.key.prefix}/revoke/").status_code == 404
+    revoke = f"/agents/{agent.public_id}/keys/{agent_with_key.key.prefix}/revoke/"
+    assert client.post(revoke, {"confirm": "yes"}).status_code == 404
     assert client.post(f"/agents/{agent.public_id}/keys/").status_code == 404
     agent_with_key.key.refresh_from_db()
     assert agent_with_key.key.revoked_at is None
@@ -104,12 +105,16 @@ def test_posts_require_csrf_token(competitor):
 
 
 @pytest.mark.django_db
-def test_revoke_requires_post(client, competitor, agent_with_key):
+@pytest.mark.parametrize("method, data", [("get", None), ("post", {}), ("post", {"confirm": "no"})])
+def test_revoke_without_confirmation_only_asks(client, competitor, agent_with_key, method, data):
     client.force_login(competitor)
     url = f"/agents/{agent_with_key.agent.public_id}/keys/{agent_with_key.key.prefix}/revoke/"
-    assert client.get(url).status_code == 405
+    response = getattr(client, method)(url, data)
+    assert response.status_code == 200
+    assert 'id="confirm-revoke"' in response.content.decode() and "cannot be undone" in response.content.decode()
     agent_with_key.key.refresh_from_db()
     assert agent_with_key.key.revoked_at is None
+    assert not AuditEvent.objects.filter(verb="agent_key.revoked").exists()
 
 
 @pytest.mark.django_db

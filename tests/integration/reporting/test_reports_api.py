@@ -31,7 +31,7 @@ def test_leaderboard_shows_states_and_does_not_count_invalidated(agent_client, b
     assert first["states"] == {"provisional": 1, "final": 0, "under_review": 0, "invalidated": 0}
     assert (second["rank"], second["agent"], second["points"]) == (None, "quiet", "0.000")
     assert second["scores"] == [{
-        "challenge": bout_with_data.challenges.get(position=2).handle, "position": 2, "points": "2.000",
+        "challenge": bout_with_data.challenges.get(position=2).handle, "challenge_number": 2, "position": 2, "points": "2.000",
         "solve_seconds": 30.0, "state": "invalidated", "counted": False,
     }]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import threading
 from pathlib import Path
@@ -29,20 +30,26 @@ else:
 """
 
 
-def test_plain_command_runs_in_workspace(workdir: Path):
+def test_plain_command_runs_in_a_copy_of_the_workdir(workdir: Path):
     (workdir / "data.txt").write_text("hello")
-    result = run(["sh", "-c", "pwd; cat data.txt; echo out > made.txt"], workdir=workdir)
-    assert (result.returncode, result.stdout) == (0, "/workspace\nhello")
-    assert (workdir / "made.txt").read_text() == "out\n"
+    (workdir / "pkg").mkdir()
+    (workdir / "pkg" / "run.sh").write_text("echo ran")
+    (workdir / "pkg" / "run.sh").chmod(0o755)
+    result = run(["sh", "-c", "pwd; cat data.txt; echo; pkg/run.sh; echo out > made.txt; cat made.txt"],
+                 workdir=workdir)
+    assert (result.returncode, result.stdout) == (0, "/workspace\nhello\nran\nout\n"), result.stderr
     assert not result.timed_out and result.killed_reason is None
+    # The workspace is a copy: what the run writes never comes back to the host.
+    assert sorted(p.name for p in workdir.iterdir()) == ["data.txt", "pkg"]
 
 
 def test_infinite_loop_is_stopped_by_the_cpu_limit(workdir: Path):
     result = run(["python3", "-c", "while True: pass"], workdir=workdir,
-                 limits=Limits(cpu_seconds=1, wall_seconds=10))
+                 limits=Limits(cpu_seconds=1, wall_seconds=20))
+    # Not timed out: the CPU limit fired first. (How much wall time one CPU second takes
+    # depends on how busy the machine is, so the wall time itself is not asserted.)
     assert result.killed_reason == KILLED_CPU
-    assert result.returncode != 0 and not result.timed_out
-    assert result.wall_seconds < 5
+    assert result.returncode == -signal.SIGXCPU and not result.timed_out
 
 
 def test_sleeping_process_is_stopped_by_the_wall_clock(workdir: Path):
@@ -63,14 +70,14 @@ def test_disk_filling_shell_is_killed_at_the_file_size_limit(workdir: Path):
     result = run(["sh", "-c", "exec head -c 50000000 /dev/zero > big.bin"], workdir=workdir,
                  limits=Limits(file_size_mb=1))
     assert result.killed_reason == KILLED_FILE_SIZE
-    assert (workdir / "big.bin").stat().st_size == 1024 * 1024
+    assert not (workdir / "big.bin").exists()
 
 
 def test_disk_filling_python_gets_efbig_at_the_file_size_limit(workdir: Path):
-    code = "open('big.bin', 'wb').write(bytes(5 * 1024 * 1024))"
+    code = ("import os\ntry:\n    open('big.bin', 'wb').write(bytes(5 * 1024 * 1024))\n"
+            "except OSError as exc:\n    print(exc.strerror)\nprint(os.path.getsize('big.bin'))")
     result = run(["python3", "-c", code], workdir=workdir, limits=Limits(file_size_mb=1))
-    assert result.returncode == 1 and "File too large" in result.stderr
-    assert (workdir / "big.bin").stat().st_size <= 1024 * 1024
+    assert result.stdout.split("\n")[:2] == ["File too large", str(1024 * 1024)], result.stderr
 
 
 def test_private_tmp_is_size_capped(workdir: Path):
@@ -157,12 +164,15 @@ def test_only_sandbox_processes_are_visible(workdir: Path):
     assert int(result.stdout) <= 4
 
 
-def test_bwrap_command_line_uses_neutral_destinations(workdir: Path):
-    argv = bwrap_argv(default_layout(), workdir, Limits(), sandbox_env())
+def test_bwrap_command_line_binds_nothing_writable_and_no_platform_path():
+    argv = bwrap_argv(default_layout(), Limits(), sandbox_env())
     assert "--unshare-all" in argv and "--die-with-parent" in argv and "--clearenv" in argv
-    destinations = [argv[i + 2] for i, a in enumerate(argv) if a in ("--ro-bind", "--bind")]
-    assert "/workspace" in destinations
-    assert not [d for d in destinations if d.startswith(("/root", "/work/", "/home"))]
+    assert "--bind" not in argv  # no host directory is ever writable inside
+    binds = [(argv[i + 1], argv[i + 2]) for i, a in enumerate(argv) if a in ("--ro-bind", "--ro-bind-try")]
+    assert ("/proc/sys", "/proc/sys") in binds
+    for source, destination in binds:
+        assert not source.startswith(("/root", "/work", "/home", "/tmp", "/var")), source
+        assert not destination.startswith(("/root", "/work/", "/home")), destination
 
 
 def test_mount_table_shows_no_platform_paths(workdir: Path):

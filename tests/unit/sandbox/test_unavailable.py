@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import os
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -17,7 +19,8 @@ from challenges.sandbox import (
     run,
     run_tests,
 )
-from challenges.sandbox.core import UNSAFE_WARNING
+from challenges.sandbox.cgroup import CgroupRoots
+from challenges.sandbox.core import UNSAFE_WARNING, default_layout
 
 NO_BWRAP = HostLayout(bwrap_path=None)
 
@@ -104,33 +107,41 @@ def test_unsafe_mode_runs_javascript_tests(project):
                                 "test/lib.test.js::wrong": "failed"}
 
 
-def test_root_without_pids_cgroup_is_refused_but_unsafe_keeps_bubblewrap(workdir: Path):
-    import os
-
-    from challenges.sandbox.core import default_layout
-
+def _without(controller: str) -> HostLayout:
     base = default_layout()
-    layout = HostLayout(bwrap_path=base.bwrap_path, python_prefix=base.python_prefix,
-                        node_path=base.node_path, pids_cgroup_root=None)
+    assert base.cgroups is not None
+    kept = tuple((name, path) for name, path in base.cgroups.bases if name != controller)
+    return replace(base, cgroups=CgroupRoots(base.cgroups.version, kept) if kept else None,
+                   cgroup_problem=f"{controller} is not delegated here")
+
+
+def test_no_memory_cgroup_is_refused_but_unsafe_keeps_bubblewrap(workdir: Path):
+    layout = _without("memory")
+    reason = check_available(layout)
+    assert reason is not None and "memory cap cannot be enforced" in reason
+    assert "memory is not delegated here" in reason
+    with pytest.raises(SandboxUnavailable) as info:
+        run(["true"], workdir=workdir, layout=layout)
+    assert info.value.code == "sandbox_unavailable"
+    with pytest.warns(RuntimeWarning, match="memory cap cannot be enforced"):
+        result = run(["sh", "-c", "hostname; id -u"], workdir=workdir, layout=layout, allow_unsafe=True)
+    assert result.stdout == "devbox\n1000\n"  # still inside bubblewrap, only the cgroup is gone
+
+
+def test_root_without_pids_cgroup_is_refused(workdir: Path):
+    layout = _without("pids")
     reason = check_available(layout)
     if os.geteuid() != 0:
-        assert reason is None  # RLIMIT_NPROC binds non-root callers; no cgroup needed
+        assert reason is None  # RLIMIT_NPROC binds non-root callers; no pids cgroup needed
         return
     assert reason is not None and "max_processes" in reason
     with pytest.raises(SandboxUnavailable):
         run(["true"], workdir=workdir, layout=layout)
-    with pytest.warns(RuntimeWarning):
-        result = run(["hostname"], workdir=workdir, layout=layout, allow_unsafe=True)
-    assert result.stdout == "devbox\n"  # still inside bubblewrap, only the pids cap is gone
 
 
-def test_unusable_pids_cgroup_is_reported_as_unavailable(workdir: Path, tmp_path: Path):
-    from challenges.sandbox.core import default_layout
-
-    base = default_layout()
-    layout = HostLayout(bwrap_path=base.bwrap_path, python_prefix=base.python_prefix,
-                        node_path=base.node_path,
-                        pids_cgroup_root=str(tmp_path / "no-such-cgroup"))
+def test_unusable_cgroup_is_reported_as_unavailable(workdir: Path, tmp_path: Path):
+    layout = replace(default_layout(), cgroups=CgroupRoots(1, (("memory", str(tmp_path / "no-such-cgroup")),
+                                                               ("pids", str(tmp_path / "no-such-cgroup")))))
     with pytest.raises(SandboxUnavailable) as info:
         run(["true"], workdir=workdir, layout=layout)
-    assert "pids cgroup" in str(info.value)
+    assert "cgroup" in str(info.value) and "no-such-cgroup" in str(info.value)

@@ -38,22 +38,19 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--addr", default="127.0.0.1:8000")
         parser.add_argument("--no-serve", action="store_true", help="prepare everything but do not start servers")
-        parser.add_argument("--debug", action="store_true", help="run the servers with GAUNTLET_DEBUG=1")
 
-    def handle(self, *args, addr: str, no_serve: bool, debug: bool, **options):
-        var = settings.VAR_DIR
-        env = os.environ.copy()
-        env.setdefault("GAUNTLET_SECRET_KEY", _ensure_secret(var / "secret_key", get_random_secret_key))
-        env.setdefault("GAUNTLET_ENCRYPTION_KEYS", _ensure_secret(var / "encryption_keys", generate_key))
-        # The demo runs the production configuration, minus TLS, which a laptop lacks.
-        env["GAUNTLET_DEBUG"] = "1" if debug else "0"
-        if not shutil.which("bwrap") and "GAUNTLET_SANDBOX_ALLOW_UNSAFE" not in env:
+    def handle(self, *args, addr: str, no_serve: bool, **options):
+        env = server_environment(os.environ, settings.VAR_DIR)
+        _ensure_sandbox_user(self.stdout)
+        from challenges.sandbox import check_available
+
+        reason = check_available()
+        if reason and "GAUNTLET_SANDBOX_ALLOW_UNSAFE" not in env:
             self.stderr.write(
-                "WARNING: bubblewrap (bwrap) is not installed, so the demo runs challenge oracles WITHOUT a\n"
-                "sandbox (rlimits only). Install it (Debian: apt-get install bubblewrap) for real isolation.\n"
+                f"WARNING: the sandbox cannot isolate challenge oracles on this machine:\n  {reason}\n"
+                "The demo runs them with whatever isolation remains (see SECURITY.md, section Sandbox).\n"
             )
             env["GAUNTLET_SANDBOX_ALLOW_UNSAFE"] = "1"
-        env.setdefault("GAUNTLET_SECURE", "0")
         manage = [sys.executable, str(settings.BASE_DIR / "manage.py")]
         for step in (["migrate", "--noinput"], ["collectstatic", "--noinput", "-v", "0"], ["demo_seed"]):
             self.stdout.write(f"$ manage.py {' '.join(step)}")
@@ -74,6 +71,32 @@ class Command(BaseCommand):
             # A terminal's Ctrl-C reaches the server too; a signal sent to this process alone must.
             server.send_signal(signal.SIGINT)
             server.wait()
+
+
+def _ensure_sandbox_user(out) -> None:
+    """As root, create the unprivileged user code under test runs as (what .ci/run does)."""
+    from challenges.sandbox.identity import CREATE_USER_HINT, DEFAULT_USER, USER_SETTING
+
+    if os.geteuid() != 0 or os.environ.get(USER_SETTING) or not shutil.which("useradd"):
+        return
+    if subprocess.run(["getent", "passwd", DEFAULT_USER], capture_output=True).returncode == 0:
+        return
+    out.write(f"$ {CREATE_USER_HINT}")
+    subprocess.run(CREATE_USER_HINT.split(), check=False)
+
+
+def server_environment(environ, var: Path) -> dict[str, str]:
+    """The environment of the processes the demo starts: the production configuration minus TLS.
+
+    DEBUG is always off for them, whatever the demo command itself runs with: the web server
+    is what agents talk to, and no debug page or URL map may ever reach an agent.
+    """
+    env = dict(environ)
+    env.setdefault("GAUNTLET_SECRET_KEY", _ensure_secret(var / "secret_key", get_random_secret_key))
+    env.setdefault("GAUNTLET_ENCRYPTION_KEYS", _ensure_secret(var / "encryption_keys", generate_key))
+    env["GAUNTLET_DEBUG"] = "0"
+    env.setdefault("GAUNTLET_SECURE", "0")  # a laptop has no TLS
+    return env
 
 
 def _wait_for_port(addr: str, *, timeout: float) -> bool:

@@ -17,7 +17,7 @@ def closed_at_from_audit(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('competition', '0003_alter_boutentry_options'),
+        ('competition', '0004_attempt_abandoned_state'),
         ('core', '0002_configoverride'),
     ]
 

@@ -1,0 +1,3 @@
+from gauntlet_client.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,85 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="BoutChallenge")
+
+
+@_attrs_define
+class BoutChallenge:
+    """
+    Attributes:
+        id (str):
+        language (str):
+        tier (int):
+        points (str):
+    """
+
+    id: str
+    language: str
+    tier: int
+    points: str
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        id = self.id
+
+        language = self.language
+
+        tier = self.tier
+
+        points = self.points
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "id": id,
+                "language": language,
+                "tier": tier,
+                "points": points,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        language = d.pop("language")
+
+        tier = d.pop("tier")
+
+        points = d.pop("points")
+
+        bout_challenge = cls(
+            id=id,
+            language=language,
+            tier=tier,
+            points=points,
+        )
+
+        bout_challenge.additional_properties = d
+        return bout_challenge
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
