@@ -39,6 +39,7 @@ from .score_state_counts import ScoreStateCounts
 from .season_report import SeasonReport
 from .submission import Submission
 from .submission_create_request import SubmissionCreateRequest
+from .submission_create_request_trace_type_0 import SubmissionCreateRequestTraceType0
 from .test_counts import TestCounts
 from .workspace_links import WorkspaceLinks
 
@@ -82,6 +83,7 @@ __all__ = (
     "SeasonReport",
     "Submission",
     "SubmissionCreateRequest",
+    "SubmissionCreateRequestTraceType0",
     "TestCounts",
     "WorkspaceLinks",
 )

@@ -4,7 +4,6 @@ from collections.abc import Mapping
 from typing import Any, TypeVar
 
 from attrs import define as _attrs_define
-from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
@@ -22,7 +21,6 @@ class PatchedAgentUpdateRequest:
 
     description: str | Unset = UNSET
     model_name: str | Unset = UNSET
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         description = self.description
@@ -30,7 +28,7 @@ class PatchedAgentUpdateRequest:
         model_name = self.model_name
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update({})
         if description is not UNSET:
             field_dict["description"] = description
@@ -51,21 +49,4 @@ class PatchedAgentUpdateRequest:
             model_name=model_name,
         )
 
-        patched_agent_update_request.additional_properties = d
         return patched_agent_update_request
-
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
@@ -18,34 +18,38 @@ class ReportCost:
         status (ReportCostStatusEnum): * `reported` - reported
             * `partial` - partial
             * `not_reported` - not_reported
-        total_usd (float): Null unless every submission reported its cost.
-        reported_sum_usd (float): Sum of the costs that were reported (a lower bound when partial); null when none was.
+        total_usd (None | str): Null unless every submission reported its cost.
+        reported_sum_usd (None | str): Sum of the costs that were reported (a lower bound when partial); null when none
+            was.
         reported_submissions (int):
         submissions (int):
-        total_tokens (int):
+        total_tokens (int | None):
         tokens_reported_submissions (int):
     """
 
     status: ReportCostStatusEnum
-    total_usd: float
-    reported_sum_usd: float
+    total_usd: None | str
+    reported_sum_usd: None | str
     reported_submissions: int
     submissions: int
-    total_tokens: int
+    total_tokens: int | None
     tokens_reported_submissions: int
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         status = self.status.value
 
+        total_usd: None | str
         total_usd = self.total_usd
 
+        reported_sum_usd: None | str
         reported_sum_usd = self.reported_sum_usd
 
         reported_submissions = self.reported_submissions
 
         submissions = self.submissions
 
+        total_tokens: int | None
         total_tokens = self.total_tokens
 
         tokens_reported_submissions = self.tokens_reported_submissions
@@ -71,15 +75,30 @@ class ReportCost:
         d = dict(src_dict)
         status = ReportCostStatusEnum(d.pop("status"))
 
-        total_usd = d.pop("total_usd")
+        def _parse_total_usd(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
 
-        reported_sum_usd = d.pop("reported_sum_usd")
+        total_usd = _parse_total_usd(d.pop("total_usd"))
+
+        def _parse_reported_sum_usd(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        reported_sum_usd = _parse_reported_sum_usd(d.pop("reported_sum_usd"))
 
         reported_submissions = d.pop("reported_submissions")
 
         submissions = d.pop("submissions")
 
-        total_tokens = d.pop("total_tokens")
+        def _parse_total_tokens(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        total_tokens = _parse_total_tokens(d.pop("total_tokens"))
 
         tokens_reported_submissions = d.pop("tokens_reported_submissions")
 

@@ -1,12 +1,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
-from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.submission_create_request_trace_type_0 import (
+        SubmissionCreateRequestTraceType0,
+    )
+
 
 T = TypeVar("T", bound="SubmissionCreateRequest")
 
@@ -17,32 +22,57 @@ class SubmissionCreateRequest:
 
     Attributes:
         patch (str): A unified diff against the workspace.
-        trace (Any | Unset): Steps or tool calls, as the agent recorded them.
-        tokens (int | Unset):
-        cost_usd (str | Unset):
-        claimed_elapsed_seconds (float | Unset): Shown only; timing signals use the server's clock.
+        trace (list[Any] | None | SubmissionCreateRequestTraceType0 | Unset): Steps or tool calls, as the agent recorded
+            them: a JSON array or object, bounded in size and nesting (trace_too_large, trace_too_deep, trace_invalid).
+        tokens (int | None | Unset):
+        cost_usd (float | None | str | Unset):
+        claimed_elapsed_seconds (float | None | Unset): Shown only; timing signals use the server's clock.
     """
 
     patch: str
-    trace: Any | Unset = UNSET
-    tokens: int | Unset = UNSET
-    cost_usd: str | Unset = UNSET
-    claimed_elapsed_seconds: float | Unset = UNSET
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+    trace: list[Any] | None | SubmissionCreateRequestTraceType0 | Unset = UNSET
+    tokens: int | None | Unset = UNSET
+    cost_usd: float | None | str | Unset = UNSET
+    claimed_elapsed_seconds: float | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.submission_create_request_trace_type_0 import (
+            SubmissionCreateRequestTraceType0,  # noqa: PLC0415
+        )
+
         patch = self.patch
 
-        trace = self.trace
+        trace: dict[str, Any] | list[Any] | None | Unset
+        if isinstance(self.trace, Unset):
+            trace = UNSET
+        elif isinstance(self.trace, SubmissionCreateRequestTraceType0):
+            trace = self.trace.to_dict()
+        elif isinstance(self.trace, list):
+            trace = self.trace
 
-        tokens = self.tokens
+        else:
+            trace = self.trace
 
-        cost_usd = self.cost_usd
+        tokens: int | None | Unset
+        if isinstance(self.tokens, Unset):
+            tokens = UNSET
+        else:
+            tokens = self.tokens
 
-        claimed_elapsed_seconds = self.claimed_elapsed_seconds
+        cost_usd: float | None | str | Unset
+        if isinstance(self.cost_usd, Unset):
+            cost_usd = UNSET
+        else:
+            cost_usd = self.cost_usd
+
+        claimed_elapsed_seconds: float | None | Unset
+        if isinstance(self.claimed_elapsed_seconds, Unset):
+            claimed_elapsed_seconds = UNSET
+        else:
+            claimed_elapsed_seconds = self.claimed_elapsed_seconds
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update(
             {
                 "patch": patch,
@@ -61,16 +91,70 @@ class SubmissionCreateRequest:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.submission_create_request_trace_type_0 import (
+            SubmissionCreateRequestTraceType0,  # noqa: PLC0415
+        )
+
         d = dict(src_dict)
         patch = d.pop("patch")
 
-        trace = d.pop("trace", UNSET)
+        def _parse_trace(
+            data: object,
+        ) -> list[Any] | None | SubmissionCreateRequestTraceType0 | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                trace_type_0 = SubmissionCreateRequestTraceType0.from_dict(data)
 
-        tokens = d.pop("tokens", UNSET)
+                return trace_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                trace_type_1 = cast(list[Any], data)
 
-        cost_usd = d.pop("cost_usd", UNSET)
+                return trace_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(
+                list[Any] | None | SubmissionCreateRequestTraceType0 | Unset, data
+            )
 
-        claimed_elapsed_seconds = d.pop("claimed_elapsed_seconds", UNSET)
+        trace = _parse_trace(d.pop("trace", UNSET))
+
+        def _parse_tokens(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        tokens = _parse_tokens(d.pop("tokens", UNSET))
+
+        def _parse_cost_usd(data: object) -> float | None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | str | Unset, data)
+
+        cost_usd = _parse_cost_usd(d.pop("cost_usd", UNSET))
+
+        def _parse_claimed_elapsed_seconds(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        claimed_elapsed_seconds = _parse_claimed_elapsed_seconds(
+            d.pop("claimed_elapsed_seconds", UNSET)
+        )
 
         submission_create_request = cls(
             patch=patch,
@@ -80,21 +164,4 @@ class SubmissionCreateRequest:
             claimed_elapsed_seconds=claimed_elapsed_seconds,
         )
 
-        submission_create_request.additional_properties = d
         return submission_create_request
-
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties
