@@ -144,7 +144,7 @@ def test_submission_page_from_the_history(page, live_server, scene):
     page.find_element(By.CSS_SELECTOR, f"#submissions tr[data-submission='{submission.handle}'] a").click()
     wait(page, lambda d: d.find_elements(By.ID, "verdict"), "the submission page")
     badge = page.find_element(By.CSS_SELECTOR, "#verdict [data-verdict]")
-    assert badge.get_attribute("data-verdict") == "solved" and badge.text == "solved"
+    assert badge.get_attribute("data-verdict") == "solved" and badge.text == "Solved"
     assert scene["challenges"][0].handle in page.find_element(By.ID, "submission-facts").text
     check_page(page)
 

@@ -160,7 +160,7 @@ def test_submission_page_is_the_owners_with_a_verdict_badge(client, competitor, 
     history = client.get(f"/agents/{mine.public_id}/history/").content.decode()
     assert f'/submissions/{submission.handle}/' in history
     page = client.get(f"/submissions/{submission.handle}/").content.decode()
-    assert '<span class="badge verdict verdict-solved" data-verdict="solved">solved</span>' in page
+    assert '<span class="badge verdict verdict-solved" data-verdict="solved">Solved</span>' in page
     assert c1.handle in page and "5 m 21 s after the attempt started" in page
     client.force_login(other_competitor)
     foreign = client.get(f"/submissions/{submission.handle}/")
