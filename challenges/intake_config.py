@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from core.config import Setting, declare, positive_int
+from core.config import Setting, declare, declares, positive_int
 
 _INTAKE = "intake gate"
 _DOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+")
@@ -40,6 +40,7 @@ _DOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+")
 DEFAULT_PROBE = "challenges.services.intake.ngram_probe"
 
 
+@declares(int, 0, 100)
 def _score(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError("must be a whole number")
@@ -48,6 +49,7 @@ def _score(value: Any) -> int:
     return value
 
 
+@declares(bool)
 def _boolean(value: Any) -> bool:
     if not isinstance(value, bool):
         raise TypeError("must be true or false")
@@ -98,7 +100,8 @@ declare(
     Setting("intake.memorisation_probe", DEFAULT_PROBE,
             "Dotted path of the memorisation probe factory (IntakeParams -> probe). "
             "challenges.services.intake.completion_probe asks a model closed-book (see intake.completion_function).",
-            validate=_probe_path, group=_INTAKE),
+            validate=_probe_path, group=_INTAKE,
+            suggestions=(DEFAULT_PROBE, "challenges.services.intake.completion_probe")),
     Setting("intake.completion_function", "",
             "Dotted path of complete(prompt) -> text, a tool-less model call used by the completion probe.",
             validate=_dotted, group=_INTAKE),

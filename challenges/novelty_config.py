@@ -23,7 +23,7 @@ from challenges.novelty import (
     Weights,
     WindowPolicy,
 )
-from core.config import Setting, config_values, declare, non_negative_number, positive_int, unit_interval
+from core.config import Setting, config_values, declare, declares, non_negative_number, positive_int, unit_interval
 from core.errors import ValidationFailed
 
 WEIGHT_DEFAULTS: dict[str, float] = {
@@ -40,12 +40,14 @@ WEIGHT_DEFAULTS: dict[str, float] = {
 }
 
 
+@declares(bool)
 def _boolean(value: Any) -> bool:
     if not isinstance(value, bool):
         raise TypeError("must be true or false")
     return value
 
 
+@declares(float, 0)
 def _positive_number(value: Any) -> float:
     value = non_negative_number(value)
     if value <= 0:
@@ -53,6 +55,7 @@ def _positive_number(value: Any) -> float:
     return value
 
 
+@declares(float, 0, 1)
 def _open_unit_interval(value: Any) -> float:
     value = unit_interval(value)
     if not 0.0 < value < 1.0:
@@ -60,6 +63,7 @@ def _open_unit_interval(value: Any) -> float:
     return value
 
 
+@declares(int, 1, 5)
 def _tier(value: Any) -> int:
     value = positive_int(value)
     if value > 5:

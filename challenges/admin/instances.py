@@ -9,15 +9,20 @@ import json
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
+from django.db.models import Count
+from django.http import HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils.html import format_html
-from django.utils.translation import ngettext
+from django.utils.html import format_html, format_html_join
+from django.utils.text import Truncator
 
 from challenges.models import ChallengeInstance, ChallengeTemplate, GenerationAttempt, GenerationRun, Lexicon
+from challenges.selectors.generation import generation_run_progress
+from challenges.selectors.rotation import rotation_calendar
 from challenges.services.generation import generation_run_request
 from challenges.services.instances import instance_secrets_reveal, instance_set_state
+from core import formatting
 from core.dashboard import Panel, register_panel
 from core.errors import ApplicationError
 
@@ -25,9 +30,14 @@ SECRETS_PERMISSION = "challenges.view_instance_secrets"
 
 
 class GenerateForm(forms.Form):
-    count = forms.IntegerField(min_value=1, max_value=200, initial=2)
-    language = forms.ChoiceField(choices=[("", "any"), ("python", "python"), ("javascript", "javascript")],
+    count = forms.IntegerField(min_value=1, max_value=200, initial=2, help_text="Instances to release per template.")
+    language = forms.ChoiceField(choices=[("", "Any it supports"), ("python", "Python"), ("javascript", "JavaScript")],
                                  required=False)
+    override_rotation = forms.BooleanField(
+        required=False, label="Generate even if the rotation calendar rests the template",
+        help_text="Without this, a template resting on the calendar (cooldown, family or reuse limits) is refused "
+                  "with its reasons. The override is recorded with the run.",
+    )
 
 
 class ReasonForm(forms.Form):
@@ -58,9 +68,11 @@ class IntakeAdminMixin:
         body = "".join("<tr>" + "".join("<td>{}</td>" for _ in headers) + "</tr>" for _ in rows)
         return format_html(f"<table><tr>{head}</tr>{body}</table>", *[str(v) for row in rows for v in row])
 
-    @admin.display(description="rig")
+    # The intake gate's rig-confidence score, 0-100, lower is better (the template's page explains it).
+    @admin.display(description="Rig-confidence")
     def intake_rig(self, obj):
-        return obj.intake.get("rig_confidence", {}).get("score", "—")
+        score = obj.intake.get("rig_confidence", {}).get("score")
+        return "not checked" if score is None else score
 
     @admin.action(description="Run the intake check", permissions=["change"])
     def run_intake_check(self, request, queryset):
@@ -91,7 +103,7 @@ class IntakeAdminMixin:
                     done += 1
                 except ApplicationError as exc:
                     self.message_user(request, f"{template.slug}: {exc.message}", messages.ERROR)
-            self.message_user(request, ngettext("%d template activated.", "%d templates activated.", done) % done,
+            self.message_user(request, f"{formatting.plural(done, 'template')} activated.",
                               messages.SUCCESS)
             return None
         return TemplateResponse(request, "admin/challenges/intake_activate.html", {
@@ -102,13 +114,13 @@ class IntakeAdminMixin:
 
 @admin.register(ChallengeTemplate)
 class ChallengeTemplateAdmin(IntakeAdminMixin, admin.ModelAdmin):
-    list_display = ("slug", "family", "bug_class", "tier", "languages", "state", "weight", "intake_rig",
+    list_display = ("slug", "family", "bug_class", "tier", "language_list", "state", "weight_shown", "intake_rig",
                     "instance_count")
     list_filter = ("state", "family", "tier")
     search_fields = ("slug", "title", "bug_class")
-    readonly_fields = ("slug", "title", "family", "bug_class", "tier", "languages", "state", "state_reason",
+    readonly_fields = ("slug", "title", "family", "bug_class", "tier", "language_list", "state", "state_reason",
                        "intake_scores", "intake_checked_at", "created_at", "updated_at")
-    fields = ("slug", "title", "family", "bug_class", "tier", "languages", "state", "state_reason", "weight",
+    fields = ("slug", "title", "family", "bug_class", "tier", "language_list", "state", "state_reason", "weight",
               "intake_scores", "intake_checked_at", "created_at", "updated_at")
     actions = ["generate_instances", "run_intake_check", "activate"]
 
@@ -118,9 +130,20 @@ class ChallengeTemplateAdmin(IntakeAdminMixin, admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None):
         return False
 
-    @admin.display(description="instances")
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(instance_total=Count("instances"))
+
+    @admin.display(description="Instances", ordering="instance_total")
     def instance_count(self, obj):
-        return obj.instances.count()
+        return obj.instance_total
+
+    @admin.display(description="Languages")
+    def language_list(self, obj):
+        return formatting.languages(obj.languages)
+
+    @admin.display(description="Rotation weight", ordering="weight")
+    def weight_shown(self, obj):
+        return formatting.decimal(obj.weight, 2)
 
     @admin.action(description="Generate instances from the selected templates", permissions=["change"])
     def generate_instances(self, request, queryset):
@@ -131,16 +154,25 @@ class ChallengeTemplateAdmin(IntakeAdminMixin, admin.ModelAdmin):
                 language = form.cleaned_data["language"] or None
                 try:
                     runs.append(generation_run_request(count=form.cleaned_data["count"], template=template,
-                                                       language=language, by=request.user))
+                                                       language=language, by=request.user,
+                                                       override_rotation=form.cleaned_data["override_rotation"]))
                 except ApplicationError as exc:
                     self.message_user(request, f"{template.slug}: {exc.message}", messages.ERROR)
-            self.message_user(request, ngettext("%d generation run queued; progress under Generation runs.",
-                                                "%d generation runs queued; progress under Generation runs.",
-                                                len(runs)) % len(runs), messages.SUCCESS)
+            if len(runs) == 1:
+                self.message_user(request, f"Generation run {runs[0].pk} queued; its progress is below.",
+                                  messages.SUCCESS)
+                return HttpResponseRedirect(reverse("admin:challenges_generationrun_change", args=[runs[0].pk]))
+            if runs:
+                links = format_html_join(", ", '<a href="{}">run {}</a>', (
+                    (reverse("admin:challenges_generationrun_change", args=[run.pk]), run.pk) for run in runs))
+                self.message_user(request, format_html("{} queued: {}.", formatting.plural(len(runs), "generation run"),
+                                                       links), messages.SUCCESS)
             return None
+        calendar = {row.template.pk: row for row in rotation_calendar()}
         return TemplateResponse(request, "admin/challenges/generate.html", {
             **self.admin_site.each_context(request), "title": "Generate instances", "form": form,
-            "templates": queryset, "action": "generate_instances",
+            "templates": [(template, calendar.get(template.pk)) for template in queryset],
+            "action": "generate_instances",
         })
 
 
@@ -172,8 +204,8 @@ class AttemptInline(admin.TabularInline):
 
 @admin.register(ChallengeInstance)
 class ChallengeInstanceAdmin(admin.ModelAdmin):
-    list_display = ("short_id", "template", "language", "tier", "state", "uniqueness", "gates_passed", "findings",
-                    "released_at")
+    list_display = ("short_id", "template", "language_shown", "tier", "state", "uniqueness_shown", "gates_passed",
+                    "findings", "released_at")
     list_filter = ("state", "language", "tier", "template__family")
     search_fields = ("public_id", "template__slug", "lexicon_key")
     date_hierarchy = "created_at"
@@ -190,9 +222,17 @@ class ChallengeInstanceAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None):
         return False
 
-    @admin.display(description="id")
+    @admin.display(description="Id")
     def short_id(self, obj):
         return str(obj.public_id)[:8]
+
+    @admin.display(description="Language", ordering="language")
+    def language_shown(self, obj):
+        return formatting.language(obj.language)
+
+    @admin.display(description="Uniqueness", ordering="uniqueness")
+    def uniqueness_shown(self, obj):
+        return formatting.decimal(obj.uniqueness)
 
     @admin.display(boolean=True, description="gates")
     def gates_passed(self, obj):
@@ -261,7 +301,7 @@ class ChallengeInstanceAdmin(admin.ModelAdmin):
                     done += 1
                 except ApplicationError as exc:
                     self.message_user(request, f"{instance}: {exc.message}", messages.ERROR)
-            self.message_user(request, ngettext(f"%d instance {label}.", f"%d instances {label}.", done) % done,
+            self.message_user(request, f"{formatting.plural(done, 'instance')} {label}.",
                               messages.SUCCESS)
             return None
         return TemplateResponse(request, "admin/challenges/reason.html", {
@@ -280,21 +320,66 @@ class ChallengeInstanceAdmin(admin.ModelAdmin):
 
 @admin.register(GenerationRun)
 class GenerationRunAdmin(admin.ModelAdmin):
-    list_display = ("pk", "template", "language", "count", "released", "state", "created_at", "finished_at")
+    """A run's page is its live progress: counts, passes with their outcomes and reasons,
+    refreshed while the run is queued or running, and the outcome of every instance."""
+
+    list_display = ("run", "template", "language_shown", "progress", "state", "outcome", "created_at",
+                    "finished_at")
+    list_display_links = ("run",)
     list_filter = ("state",)
-    readonly_fields = ("requested_by", "template", "language", "count", "released", "state", "message", "created_at",
-                       "finished_at")
+    list_select_related = ("template",)
 
     def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
         return False
 
     def has_delete_permission(self, request, obj=None):
         return False
 
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(pass_total=Count("attempts"))
+
+    @admin.display(description="Run", ordering="pk")
+    def run(self, obj):
+        return f"run {obj.pk}"
+
+    @admin.display(description="Language", ordering="language")
+    def language_shown(self, obj):
+        return formatting.language(obj.language) if obj.language else "any"
+
+    @admin.display(description="Progress")
+    def progress(self, obj):
+        return f"{obj.released} of {obj.count} released · {formatting.plural(obj.pass_total, 'pass', 'passes')}"
+
+    @admin.display(description="Outcome")
+    def outcome(self, obj):
+        return Truncator(obj.message).chars(160) or "—"
+
+    def get_urls(self):
+        return [path("<int:pk>/progress.json", self.admin_site.admin_view(self.progress_json),
+                     name="challenges_generationrun_progress")] + super().get_urls()
+
+    def progress_json(self, request, pk):
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        return JsonResponse(generation_run_progress(run=get_object_or_404(GenerationRun, pk=pk)))
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        run = get_object_or_404(GenerationRun.objects.select_related("template", "requested_by"), pk=object_id)
+        return TemplateResponse(request, "admin/challenges/generationrun/progress.html", {
+            **self.admin_site.each_context(request), "title": f"Generation run {run.pk}", "run": run,
+            "progress": generation_run_progress(run=run), "opts": self.opts,
+            "progress_url": reverse("admin:challenges_generationrun_progress", args=[run.pk]),
+        })
+
 
 @admin.register(GenerationAttempt)
 class GenerationAttemptAdmin(admin.ModelAdmin):
-    list_display = ("created_at", "template", "language", "outcome", "short_reason", "seconds", "instance")
+    list_display = ("created_at", "template", "language", "outcome", "short_reason", "took", "instance")
     list_filter = ("outcome", "language", "template")
     readonly_fields = ("run", "template", "language", "instance", "outcome", "reason", "seconds", "created_at")
 
@@ -304,9 +389,13 @@ class GenerationAttemptAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None):
         return False
 
-    @admin.display(description="reason")
+    @admin.display(description="Reason")
     def short_reason(self, obj):
-        return obj.reason[:120]
+        return Truncator(obj.reason).chars(120)
+
+    @admin.display(description="Took", ordering="seconds")
+    def took(self, obj):
+        return formatting.duration(obj.seconds)
 
 
 def _generation_panel(request):

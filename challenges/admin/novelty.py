@@ -14,7 +14,6 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, HttpR
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from challenges.models import (
@@ -38,6 +37,7 @@ from challenges.services.corpus import (
 )
 from challenges.services.novelty import REVIEW_PERMISSION, fingerprint_review_decide
 from challenges.services.rotation import template_retire_emergency
+from core import formatting
 from core.dashboard import Panel, register_panel
 from core.errors import ApplicationError
 
@@ -107,7 +107,7 @@ class CorpusEntryAdmin(admin.ModelAdmin):
             corpus_entry_update(entry=entry, by=request.user, active=active,
                                 reason=f"{verb} from the admin list by {request.user.get_username()}")
             changed += 1
-        self.message_user(request, ngettext("%d entry %s.", "%d entries %s.", changed) % (changed, verb))
+        self.message_user(request, f"{formatting.plural(changed, 'entry')} {verb}.")
 
     @admin.action(description="Withdraw selected entries (stop comparing against them)", permissions=["change"])
     def withdraw_selected(self, request, queryset):
@@ -141,7 +141,7 @@ class CorpusEntryAdmin(admin.ModelAdmin):
             except ApplicationError as exc:
                 errors = exc.extra.get("errors", [])
                 form.add_error("file", exc.message if not errors else
-                               f"{len(errors)} invalid line(s); nothing was imported.")
+                               f"{formatting.plural(len(errors), 'invalid line')}; nothing was imported.")
             else:
                 self.message_user(request, f"Imported {upload.name}: {len(result.created)} created, "
                                            f"{len(result.updated)} changed, {result.unchanged} unchanged.")
@@ -172,23 +172,30 @@ class CorpusEntryAdmin(admin.ModelAdmin):
 
 
 class ReviewDecisionForm(forms.Form):
-    decision = forms.ChoiceField(choices=[("approve", "Approve and release"), ("reject", "Reject")])
-    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2, "cols": 60}))
+    # Radio buttons with nothing chosen: releasing a look-alike must be a deliberate choice.
+    decision = forms.ChoiceField(choices=[("approve", "Approve and release"), ("reject", "Reject")],
+                                 widget=forms.RadioSelect)
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2, "cols": 60}),
+                             help_text="Recorded with the decision in the audit log.")
 
 
 @admin.register(FingerprintReview)
 class FingerprintReviewAdmin(admin.ModelAdmin):
-    list_display = ("id", "instance", "max_similarity", "nearest", "state", "created_at", "decided_by")
+    list_display = ("id", "instance", "similarity", "nearest", "state", "created_at", "decided_by")
     list_filter = ("state",)
     list_select_related = ("instance__template", "decided_by")
     ordering = ("state", "created_at")
+
+    @admin.display(description="Highest similarity", ordering="max_similarity")
+    def similarity(self, obj: FingerprintReview) -> str:
+        return formatting.decimal(obj.max_similarity)
 
     @admin.display(description="Nearest match")
     def nearest(self, obj: FingerprintReview) -> str:
         if not obj.matches:
             return "-"
         top = obj.matches[0]
-        return f"{top.get('label', top['key'])} ({top['source']}, {top['score']:.3f})"
+        return f"{top.get('label', top['key'])} ({top['source']}, {formatting.decimal(top['score'])})"
 
     def has_add_permission(self, request):
         return False
@@ -259,7 +266,9 @@ def _explained(review: FingerprintReview) -> list[dict]:
 
 def _shown(value: object) -> str:
     if isinstance(value, list):
-        return ", ".join(str(item) for item in value)
+        return ", ".join(_shown(item) for item in value)
+    if isinstance(value, float):
+        return formatting.decimal(value)
     return "" if value is None else str(value)
 
 
@@ -334,8 +343,9 @@ def _retire(request: HttpRequest) -> HttpResponse:
     else:
         result = template_retire_emergency(template=form.cleaned_data["template"], by=request.user,
                                            reason=form.cleaned_data["reason"])
-        messages.success(request, f"{result['template']} retired; {len(result['instances_retired'])} pool "
-                                  f"instance(s) retired with it.")
+        retired = len(result["instances_retired"])
+        messages.success(request, f"{result['template']} retired; {formatting.plural(retired, 'pool instance')} "
+                                  "retired with it.")
     return redirect("admin:challenges_rotationcalendar_changelist")
 
 

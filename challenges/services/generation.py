@@ -35,11 +35,12 @@ from challenges.engine.model import registry
 from challenges.engine.templates import load_all
 from challenges.models import ChallengeInstance, ChallengeTemplate, GenerationAttempt, GenerationRun
 from challenges.novelty import Verdict
-from challenges.selectors.rotation import language_stack
+from challenges.selectors.rotation import language_stack, rotation_evaluate
 from challenges.services.instances import instance_release, instance_store
 from challenges.services.intake import template_activate_if_passing
 from challenges.services.novelty import decision_as_dict, fingerprint_check, fingerprint_review_open
 from challenges.services.rotation import rotation_pick
+from core import formatting
 from core.config import config_value, config_values
 from core.errors import Conflict, ValidationFailed
 from core.queue import enqueue_on_commit
@@ -221,40 +222,98 @@ def _store(template, generated, decision, report, audit, root: Path, timings: di
     )
 
 
+def _rotation_refusal(template: ChallengeTemplate, language: str | None) -> Conflict | None:
+    """Why the rotation calendar rests ``template`` now, as the error a run request raises; None if eligible."""
+    ((_, result),) = rotation_evaluate([template], language=language, now=timezone.now())
+    if result.eligible:
+        return None
+    when = (f"until {formatting.when(result.next_eligible_at)}" if result.next_eligible_at
+            else "until staff act on it")
+    return Conflict(
+        f"{template.slug} is resting on the rotation calendar {when} ({result.binding_rule or 'blocked'}): "
+        + "; ".join(result.reasons) + ". Choose another template, let rotation choose, or override the calendar.",
+        code="template_ineligible",
+        extra={"template": template.slug, "reasons": list(result.reasons), "binding_rule": result.binding_rule,
+               "next_eligible_at": result.next_eligible_at.isoformat() if result.next_eligible_at else None},
+    )
+
+
 @transaction.atomic
 def generation_run_request(*, count: int, template: ChallengeTemplate | None, language: str | None,
-                           by: AbstractBaseUser | None) -> GenerationRun:
-    """Queue a background generation run (the admin's "generate" action)."""
+                           by: AbstractBaseUser | None, override_rotation: bool = False) -> GenerationRun:
+    """Queue a background generation run (the admin's "generate" action).
+
+    A run for a named template is refused up front (``template_ineligible``, with the
+    calendar's reasons) while the rotation calendar rests that template, unless staff
+    explicitly override the calendar; the override is recorded with the request.
+    """
     if count < 1 or count > config_value("generation.max_run_count"):
         raise ValidationFailed("count is out of range.", code="count_invalid", extra={"field": "count"})
+    if template is not None and template.state != ChallengeTemplate.State.ACTIVE:
+        raise ValidationFailed(f"{template.slug} is {template.state}; activate it through the intake gate first "
+                               f"(manage.py activate_templates {template.slug}, or the Activate action).",
+                               code="template_not_active", extra={"field": "template"})
+    if template is not None and not override_rotation:
+        refusal = _rotation_refusal(template, language)
+        if refusal is not None:
+            raise refusal
     run = GenerationRun.objects.create(requested_by=by if getattr(by, "is_authenticated", False) else None,
                                        template=template, language=language or "", count=count)
     audit_event_record(verb="generation.requested", target=run, actor=by,
-                       after={"count": count, "template": template.slug if template else None, "language": language})
+                       after={"count": count, "template": template.slug if template else None, "language": language,
+                              "override_rotation": override_rotation})
     enqueue_on_commit("challenges.tasks.generation_run_execute", run.pk)
     return run
 
 
+def _outcome_note(result: GenerationResult) -> str:
+    """Why one requested instance was not released, from its passes."""
+    last = result.attempts[-1] if result.attempts else None
+    if result.instance is not None and last is not None and last.outcome == Outcome.FLAGGED:
+        return (f"instance {str(result.instance.public_id)[:8]} waits in the fingerprint review queue "
+                f"({last.reason[:300]})")
+    head = result.reason or "not released"
+    if last is None:
+        return head
+    return f"{head}; last pass: {last.get_outcome_display().lower()}: {last.reason[:300]}"
+
+
 def generation_run_execute(*, run_id: int) -> GenerationRun:
-    """Work through a run, recording progress on the row as instances are released."""
+    """Work through a run, recording progress on the row as instances are released.
+
+    The run ends ``done`` when every requested instance was released or waits for review,
+    ``failed`` otherwise; either way ``message`` says what happened to each instance that
+    was not released, so staff need not dig through the regeneration log.
+    """
     claimed = GenerationRun.objects.filter(pk=run_id, state=GenerationRun.State.QUEUED).update(
         state=GenerationRun.State.RUNNING)
     run = GenerationRun.objects.select_related("template").get(pk=run_id)
     if not claimed:
         return run
-    messages = []
+    notes: list[str] = []
+    flagged = failed = 0
     try:
         for _ in range(run.count):
             result = instance_generate(template=run.template, language=run.language or None, run=run)
             if result.instance is not None and result.instance.state == ChallengeInstance.State.RELEASED:
                 GenerationRun.objects.filter(pk=run.pk).update(released=run.released + 1)
                 run.released += 1
-            elif result.reason:
-                messages.append(result.reason)
+                continue
+            if result.instance is not None:
+                flagged += 1
+            else:
+                failed += 1
+            notes.append(_outcome_note(result))
     except (Conflict, ValidationFailed) as exc:
-        messages.append(exc.message)
-    run.state = GenerationRun.State.DONE if not messages else GenerationRun.State.FAILED
-    run.message = "; ".join(messages)[:4000]
+        failed = run.count - run.released - flagged
+        notes.append(exc.message)
+    summary = f"{run.released} of {formatting.plural(run.count, 'instance')} released"
+    if flagged:
+        summary += f", {flagged} waiting for fingerprint review"
+    if failed:
+        summary += f", {failed} not generated"
+    run.state = GenerationRun.State.FAILED if failed else GenerationRun.State.DONE
+    run.message = "; ".join([summary, *notes])[:4000]
     run.finished_at = timezone.now()
     run.save(update_fields=["state", "message", "finished_at", "released"])
     return run

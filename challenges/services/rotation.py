@@ -102,8 +102,10 @@ def rotation_pick(
     if chosen is None:
         where = f" for {language}" if language else ""
         listing = "; ".join(f"{slug}: {', '.join(reasons)}" for slug, reasons in sorted(blocked.items()))
+        hint = ("no active templates: templates start as drafts; activate them through the intake gate with "
+                "manage.py activate_templates [SLUG...] or the template admin's Activate action")
         raise Conflict(
-            f"No active template is eligible{where} now" + (f" ({listing})" if listing else " (no active templates)"),
+            f"No active template is eligible{where} now ({listing or hint})",
             code="no_eligible_template", extra={"templates": dict(sorted(blocked.items())), "language": language},
         )
     template = next(t for t, r in evaluated if r is chosen)

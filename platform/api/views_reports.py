@@ -83,10 +83,18 @@ class LeaderboardRowSerializer(serializers.Serializer):
     competitor = serializers.CharField()
     points = serializers.DecimalField(max_digits=12, decimal_places=3)
     solved = serializers.IntegerField()
-    total_solve_seconds = serializers.FloatField()
+    total_solve_seconds = serializers.FloatField(
+        allow_null=True,
+        help_text="Server time summed over the counted solves. Null while the bout runs, unless staff made its "
+                  "per-challenge times public: a live board shows points, solves and rank only.",
+    )
     states = ScoreStateCountsSerializer()
     disqualified = serializers.BooleanField()
-    scores = LeaderboardScoreSerializer(many=True)
+    scores = LeaderboardScoreSerializer(
+        many=True,
+        help_text="Every score with its challenge, time and state; empty while the bout runs, unless staff made its "
+                  "per-challenge times public (which challenge an agent solved, and when, is what a copier wants).",
+    )
 
     class Meta:
         ref_name = "LeaderboardRow"
@@ -298,18 +306,29 @@ class BoutLeaderboardApi(AgentApi):
                     "struck). Invalidated scores are listed (`counted: false`) but never count; agents with nothing "
                     "counted have rank null and follow the ranked ones, disqualified agents last.\n\n"
                     "`scores[].challenge_number` is the challenge's place in the bout; `scores[].position` is its "
-                    "deprecated former name (same value, removed in API 2.0).",
+                    "deprecated former name (same value, removed in API 2.0).\n\n"
+                    "While the bout runs, rows carry rank, points, solves and state counts only: `scores` is empty "
+                    "and `total_solve_seconds` null until the bout closes, unless staff made its per-challenge "
+                    "times public. Which challenge an agent solved, and when, is what a copier would want.",
         responses={200: LeaderboardSerializer, **ERRORS},
-        examples=[OpenApiExample("Two agents", response_only=True, value={
-            "bout": BOUT_EXAMPLE,
+        examples=[OpenApiExample("A running bout", response_only=True, value={
+            "bout": {**BOUT_EXAMPLE, "state": "active"},
+            "rows": [
+                {"rank": 1, "agent": "patcher", "competitor": "ada", "points": "5.000", "solved": 2,
+                 "total_solve_seconds": None,
+                 "states": {"provisional": 2, "final": 0, "under_review": 0, "invalidated": 0},
+                 "disqualified": False, "scores": []},
+            ],
+        }), OpenApiExample("A closed bout, two agents", response_only=True, value={
+            "bout": {**BOUT_EXAMPLE, "state": "closed"},
             "rows": [
                 {"rank": 1, "agent": "patcher", "competitor": "ada", "points": "5.000", "solved": 2,
                  "total_solve_seconds": 1044.2,
-                 "states": {"provisional": 1, "final": 0, "under_review": 1, "invalidated": 0},
+                 "states": {"provisional": 0, "final": 1, "under_review": 1, "invalidated": 0},
                  "disqualified": False,
                  "scores": [
                      {"challenge": "ch-4c8e1a0f2b3d5e6a", "challenge_number": 1, "position": 1, "points": "2.000", "solve_seconds": 402.7,
-                      "state": "provisional", "counted": True},
+                      "state": "final", "counted": True},
                      {"challenge": "ch-9a2e7b5c1d0f3e4b", "challenge_number": 2, "position": 2, "points": "3.000", "solve_seconds": 641.5,
                       "state": "under_review", "counted": True},
                  ]},

@@ -23,4 +23,7 @@ declare(
             validate=positive_int, group="competition"),
     Setting("competition.evaluation_stuck_seconds", 900, "A running evaluation older than this is presumed lost.",
             validate=positive_int, group="competition"),
+    Setting("competition.live_leaderboard_details", False,
+            "New bouts show per-challenge solve times on the public leaderboard while they run (off: points and "
+            "rank only until the bout closes; staff can change it per bout).", group="competition"),
 )

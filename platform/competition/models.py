@@ -77,8 +77,19 @@ class Bout(models.Model):
     name = models.CharField(max_length=120)
     state = models.CharField(max_length=10, choices=State.choices, default=State.SCHEDULED, db_index=True)
     state_reason = models.TextField(blank=True)
+    # What competitors are told about the latest halt, resume or close; ``state_reason``
+    # is the staff reason and may name things competitors must not see.
+    public_reason = models.CharField(max_length=300, blank=True)
     starts_at = models.DateTimeField()
     ends_at = models.DateTimeField()
+    # When it actually closed (a bout can close before its scheduled ``ends_at``).
+    closed_at = models.DateTimeField(null=True, blank=True)
+    # Per-challenge solve times on the public leaderboard while the bout runs: hidden by
+    # default, so a live board tells a copier nothing about which challenge to copy and when.
+    live_details_public = models.BooleanField(
+        default=False, verbose_name="per-challenge times public while live",
+        help_text="Off: while the bout runs, the public leaderboard shows points and rank only.",
+    )
     scoring_format = models.CharField(max_length=40, default="tier_weighted")
     format_config = models.JSONField(default=dict, blank=True)
     attempts_per_challenge = models.PositiveSmallIntegerField(default=3)
@@ -124,8 +135,11 @@ class BoutEntry(models.Model):
     joined_at = models.DateTimeField(auto_now_add=True)
     disqualified_at = models.DateTimeField(null=True, blank=True)
     disqualified_reason = models.TextField(blank=True)
+    # What the competitor is told; ``disqualified_reason`` is the staff reason.
+    disqualified_public_reason = models.CharField(max_length=300, blank=True)
 
     class Meta:
+        verbose_name_plural = "bout entries"
         constraints = [models.UniqueConstraint(fields=["bout", "agent"], name="bout_entry_unique_agent")]
         # Disqualifying is a decision about a competitor, separate from editing bout data.
         permissions = [("disqualify_boutentry", "Can disqualify an agent from a bout")]

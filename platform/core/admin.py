@@ -1,5 +1,6 @@
 from django.contrib import admin
 
+from core.admin_display import short_text
 from core.dashboard import Panel, register_panel
 from core.models import AuditEvent, WorkerHeartbeat
 from core.selectors import audit_event_list_recent, platform_health
@@ -7,11 +8,27 @@ from core.selectors import audit_event_list_recent, platform_health
 
 @admin.register(AuditEvent)
 class AuditEventAdmin(admin.ModelAdmin):
-    list_display = ("occurred_at", "verb", "target_type", "target_id", "target_repr", "actor", "actor_label")
+    list_display = ("occurred_at", "verb", "target", "who", "reason_short")
     list_filter = ("verb", "target_type")
-    search_fields = ("target_id", "target_repr", "reason", "actor__username", "actor_label")
+    # Verbs are searchable ("bout.halt", or just "halt"), as well as targets, actors and reasons.
+    search_fields = ("verb", "target_id", "target_repr", "reason", "actor__username", "actor_label")
+    search_help_text = "Search verbs (e.g. bout.halt), targets, actors and reasons."
     date_hierarchy = "occurred_at"
+    list_select_related = ("actor",)
     readonly_fields = [f.name for f in AuditEvent._meta.fields]
+
+    @admin.display(description="Target", ordering="target_type")
+    def target(self, obj):
+        label = obj.target_repr or obj.target_id
+        return f"{label} ({obj.target_type} {obj.target_id})" if obj.target_repr else f"{obj.target_type} {label}"
+
+    @admin.display(description="By", ordering="actor__username")
+    def who(self, obj):
+        return obj.actor.get_username() if obj.actor_id else (obj.actor_label or "system")
+
+    @admin.display(description="Reason")
+    def reason_short(self, obj):
+        return short_text(obj.reason, 90)
 
     def has_add_permission(self, request):
         return False

@@ -24,13 +24,33 @@ Validator = Callable[[Any], Any]
 
 @dataclass(frozen=True)
 class Setting:
+    """A declared setting. ``choices`` closes it to those values (a choice widget in the
+    admin); ``suggestions`` only offers values to pick from (an open text input)."""
+
     key: str
     default: Any
     description: str
     validate: Validator | None = None
     group: str = ""
+    choices: tuple[Any, ...] = ()
+    suggestions: tuple[str, ...] = ()
+
+    @property
+    def kind(self) -> type:
+        """The Python type a value takes: the validator's declared ``kind``, else the default's type."""
+        return getattr(self.validate, "kind", None) or type(self.default)
+
+    @property
+    def bounds(self) -> tuple[float | None, float | None]:
+        """Lowest and highest allowed values as the validator declares them (None: open)."""
+        return getattr(self.validate, "bounds", (None, None))
 
     def clean(self, value: Any) -> Any:
+        if self.choices and value not in self.choices:
+            raise ValidationFailed(
+                f"{self.key} must be one of {', '.join(map(str, self.choices))}.", code="setting_invalid",
+                extra={"field": self.key},
+            )
         if self.validate is None:
             if type(value) is not type(self.default):
                 raise ValidationFailed(
@@ -85,7 +105,21 @@ def config_values(prefix: str) -> dict[str, Any]:
 
 
 # --- validators -----------------------------------------------------------------------
+# Each validator declares the type it returns and its bounds, so the admin can offer a
+# number box with the right step and range (or a checkbox) instead of raw JSON.
 
+
+def declares(kind: type, minimum: float | None = None, maximum: float | None = None):
+    """Mark a validator with the ``kind`` of value it returns and its inclusive bounds."""
+    def mark(validator: Validator) -> Validator:
+        validator.kind = kind  # type: ignore[attr-defined]
+        validator.bounds = (minimum, maximum)  # type: ignore[attr-defined]
+        return validator
+
+    return mark
+
+
+@declares(float, 0, 1)
 def unit_interval(value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError("must be a number between 0 and 1")
@@ -94,6 +128,7 @@ def unit_interval(value: Any) -> float:
     return float(value)
 
 
+@declares(int, 1)
 def positive_int(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError("must be a whole number")
@@ -102,6 +137,7 @@ def positive_int(value: Any) -> int:
     return value
 
 
+@declares(float, 0)
 def non_negative_number(value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError("must be a number")

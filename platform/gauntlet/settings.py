@@ -168,6 +168,8 @@ LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
+# Dates as ISO and every time with its zone (gauntlet/formats/en/formats.py).
+FORMAT_MODULE_PATH = ["gauntlet.formats"]
 
 # --- Static files ---------------------------------------------------------------------
 STATIC_URL = "static/"

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from portal import urls_bouts, views, views_keys, views_quickstart
+from portal import urls_bouts, views, views_keys, views_quickstart, views_site
 
 app_name = "portal"
 
@@ -20,4 +20,5 @@ urlpatterns = [
     path("quickstart/starter_agent.py", views_quickstart.starter_agent, name="starter-agent"),
     path("quickstart/gauntlet-client.tar.gz", views_quickstart.client_archive, name="client-archive"),
     *urls_bouts.urlpatterns,
+    path("favicon.ico", views_site.favicon, name="favicon"),
 ]

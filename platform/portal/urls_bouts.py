@@ -9,4 +9,5 @@ urlpatterns = [
     path("bouts/<str:handle>/", views_bouts.bout_detail, name="bout-detail"),
     path("seasons/<int:pk>/", views_bouts.season_detail, name="season-detail"),
     path("agents/<uuid:public_id>/history/", views_bouts.agent_history, name="agent-history"),
+    path("submissions/<str:handle>/", views_bouts.submission_detail, name="submission-detail"),
 ]

@@ -9,7 +9,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from competition.selectors import agent_get_for_owner, agent_list_for_owner
+from competition.selectors import agent_entries, agent_get_for_owner, agent_list_for_owner
 from competition.services import agent_create, agent_key_issue
 from core.errors import ApplicationError
 from portal.forms import AgentCreateForm, SignUpForm
@@ -57,7 +57,8 @@ def _own_agent(request, public_id):
 @login_required
 def agent_detail(request, public_id):
     agent = _own_agent(request, public_id)
-    return render(request, "portal/agent_detail.html", {"agent": agent, "keys": agent.keys.all()})
+    return render(request, "portal/agent_detail.html", {"agent": agent, "keys": agent.keys.all(),
+                                                         "entries": agent_entries(agent=agent)})
 
 
 @login_required

@@ -1,9 +1,10 @@
-"""Portal pages for bouts: the list, a bout's leaderboard and honest-reporting figures
-with its cost–accuracy chart, the same figures over a season, and a competitor's own
-agent history.
+"""Portal pages for bouts: the list, a bout's challenges, rules and leaderboard with its
+honest-reporting figures and charts, the same figures over a season, and a competitor's
+own agent history and submissions.
 
-Bout pages are public (leaderboards are); an agent's history is its owner's alone, and
-another competitor's agent answers the same 404 as one that does not exist.
+Bout pages are public (leaderboards are); an agent's history and its submissions are
+its owner's alone, and another competitor's answers the same 404 as one that does not
+exist.
 """
 
 from __future__ import annotations
@@ -16,16 +17,21 @@ from competition.models import Bout
 from competition.scoring import ConfigInvalid, get_format
 from competition.selectors import (
     GroupReport,
+    agent_entries,
     agent_get_for_owner,
     agent_report,
     agent_score_history,
     agent_submission_history,
+    bout_challenge_rows,
     bout_get_visible,
     bout_leaderboard,
     bout_list_visible,
+    bout_progress_for_owner,
     bout_report,
+    leaderboard_details_public,
     season_get_visible,
     season_report,
+    submission_get_for_owner,
 )
 
 UNPLACED_REASONS = {
@@ -38,9 +44,11 @@ UNPLACED_REASONS = {
 
 def bout_list(request):
     bouts = list(bout_list_visible())
-    live = [b for b in bouts if b.state in (Bout.State.ACTIVE, Bout.State.HALTED)]
-    past = [b for b in bouts if b.state == Bout.State.CLOSED]
-    return render(request, "portal/bouts/list.html", {"live": live, "past": past})
+    return render(request, "portal/bouts/list.html", {
+        "live": [b for b in bouts if b.state == Bout.State.ACTIVE],
+        "halted": [b for b in bouts if b.state == Bout.State.HALTED],
+        "past": [b for b in bouts if b.state == Bout.State.CLOSED],
+    })
 
 
 def chart_data(report: GroupReport) -> dict:
@@ -60,23 +68,41 @@ def chart_data(report: GroupReport) -> dict:
     }
 
 
+def distribution_data(report: GroupReport) -> dict:
+    """pass@1 and pass@k (with k and n) and each agent's latencies, for the two charts
+    beside the cost–accuracy one. Agents without a decided attempt have no bar or box."""
+    return {
+        "k": report.k,
+        "pass": [
+            {"agent": row.agent_name, "competitor": row.competitor, "pass_at_1": row.figures.pass_at_1, "pass_at_k": row.figures.pass_at_k.value,
+             "n": row.figures.pass_at_k.attempts, "decided": row.figures.decided_attempts}
+            for row in report.rows if row.figures.pass_at_1 is not None
+        ],
+        "latency": [
+            {"agent": row.agent_name, "competitor": row.competitor, "seconds": list(row.figures.latency.values), "p50": row.figures.latency.p50,
+             "p95": row.figures.latency.p95}
+            for row in report.rows if row.figures.latency.count
+        ],
+    }
+
+
+def _report_context(report: GroupReport) -> dict:
+    return {"report": report, "chart": chart_data(report), "distribution": distribution_data(report)}
+
+
 def bout_detail(request, handle):
     bout = bout_get_visible(handle=handle)
     if bout is None:
         raise Http404("No such bout.")
-    board = bout_leaderboard(bout=bout)
-    report = bout_report(bout=bout)
     try:
         format_description = get_format(bout.scoring_format).description
     except ConfigInvalid:
         format_description = ""
-    own_agents = []
-    if request.user.is_authenticated:
-        mine = set(request.user.agents.values_list("public_id", flat=True))
-        own_agents = [row for row in board if row.agent_public_id in mine]
+    progress = bout_progress_for_owner(bout=bout, owner=request.user)
     return render(request, "portal/bouts/detail.html", {
-        "bout": bout, "board": board, "report": report, "chart": chart_data(report),
-        "format_description": format_description, "own_agents": own_agents,
+        "bout": bout, "board": bout_leaderboard(bout=bout), "details_public": leaderboard_details_public(bout),
+        "challenges": bout_challenge_rows(bout=bout), "progress": progress,
+        "format_description": format_description, **_report_context(bout_report(bout=bout)),
     })
 
 
@@ -84,10 +110,9 @@ def season_detail(request, pk):
     season = season_get_visible(pk=pk)
     if season is None:
         raise Http404("No such season.")
-    report = season_report(season=season)
     bouts = list(bout_list_visible().filter(season=season))
     return render(request, "portal/bouts/season.html", {
-        "season": season, "bouts": bouts, "report": report, "chart": chart_data(report),
+        "season": season, "bouts": bouts, **_report_context(season_report(season=season)),
     })
 
 
@@ -96,9 +121,25 @@ def agent_history(request, public_id):
     agent = agent_get_for_owner(owner=request.user, public_id=public_id)
     if agent is None:
         raise Http404("No such agent.")
+    entries = agent_entries(agent=agent)
+    disqualified = {e.bout_id: e for e in entries if e.disqualified_at is not None}
+    report = agent_report(agent=agent)
     return render(request, "portal/bouts/agent_history.html", {
         "agent": agent,
-        "report": agent_report(agent=agent),
+        "report": report,
+        "entries": entries,
+        "bout_rows": [(item, disqualified.get(item.scope.pk)) for item in report.bouts],
         "scores": agent_score_history(agent=agent),
         "submissions": agent_submission_history(agent=agent),
+    })
+
+
+@login_required
+def submission_detail(request, handle):
+    submission = submission_get_for_owner(owner=request.user, handle=handle)
+    if submission is None:
+        raise Http404("No such submission.")
+    return render(request, "portal/bouts/submission.html", {
+        "submission": submission, "entry": submission.attempt.entry, "bout": submission.attempt.challenge.bout,
+        "challenge": submission.attempt.challenge,
     })

@@ -52,8 +52,9 @@ def q_cluster(transactional_db):
 
 
 
-@pytest.fixture
-def browser():
+def chromium(*, console: bool = False):
+    """Headless Chromium; with ``console`` the page's console messages can be read
+    (``driver.get_log("browser")``)."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -66,8 +67,29 @@ def browser():
         "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
     ):
         options.add_argument(flag)
+    if console:
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(driver_path), options=options)
     driver.implicitly_wait(5)
+    return driver
+
+
+@pytest.fixture
+def browser():
+    driver = chromium()
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture(scope="module")
+def chrome():
+    """One Chromium per test module, console readable: page tests share it to stay fast
+    (each test sets its own viewport and signs in as it needs)."""
+    driver = chromium(console=True)
+    # Explicit waits only: an implicit one makes every "is absent" check cost its timeout.
+    driver.implicitly_wait(0)
     try:
         yield driver
     finally:

@@ -24,6 +24,8 @@ def test_bout_page_renders_states_and_chart(live_server, browser):
             state=Score.State.UNDER_REVIEW)
 
     browser.get(f"{live_server.url}/bouts/{bout.handle}/")
+    # plotly.js loads when the charts come near the screen.
+    browser.execute_script("document.getElementById('charts').scrollIntoView()")
     WebDriverWait(browser, 15).until(
         ec.presence_of_element_located((By.CSS_SELECTOR, "#cost-accuracy-chart svg.main-svg"))
     )

@@ -5,6 +5,7 @@ it to plotly (which reads <a href>, <b>, <br> in text as markup) entity-escaped.
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
 from django.utils.html import escape
 
 from competition.models import Bout
@@ -58,7 +59,15 @@ def test_chart_data_is_json_not_markup(client, scene):
     start = html.index('id="cost-accuracy-data"')
     data = html[start:html.index("</script>", start)]
     assert "<" not in data.split(">", 1)[1] and "\\u003C" in data
-    assert "function plain(s)" in html and "plain(p.agent)" in html
+    # The charts are drawn by static/js/charts.js, which escapes every name it hands plotly.
+    assert '<script src="/static/js/charts.js" defer></script>' in html
+    source = (settings.BASE_DIR / "static" / "js" / "charts.js").read_text()
+    assert "function plain(s)" in source and "return plain(" in source
+
+
+def _literal(texts: list[str]) -> bool:
+    """Every text is one of NAMES, or one shortened to fit ("…"), drawn as plain text."""
+    return all(t in NAMES or (t.endswith("\u2026") and any(n.startswith(t[:-1]) for n in NAMES)) for t in texts)
 
 
 @pytest.mark.e2e
@@ -71,13 +80,21 @@ def test_chart_draws_html_names_as_literal_text(live_server, browser, scene):
     bout, season, _ = scene
     for url in (f"{live_server.url}/bouts/{bout.handle}/", f"{live_server.url}/seasons/{season.pk}/"):
         browser.get(url)
-        WebDriverWait(browser, 15).until(
-            ec.presence_of_element_located((By.CSS_SELECTOR, "#cost-accuracy-chart svg.main-svg")))
-        chart = browser.find_element(By.ID, "cost-accuracy-chart")
-        assert chart.find_elements(By.CSS_SELECTOR, "a") == []
-        assert chart.find_elements(By.CSS_SELECTOR, "img") == []
-        texts = browser.execute_script(
+        # plotly.js is fetched when the charts come near the screen.
+        browser.execute_script("document.getElementById('charts').scrollIntoView()")
+        for chart_id in ("cost-accuracy-chart", "pass-at-k-chart", "latency-chart"):
+            WebDriverWait(browser, 15).until(
+                ec.presence_of_element_located((By.CSS_SELECTOR, f"#{chart_id} svg.main-svg")))
+        charts = browser.find_element(By.ID, "charts-section")
+        assert charts.find_elements(By.CSS_SELECTOR, "a") == []
+        assert charts.find_elements(By.CSS_SELECTOR, "img") == []
+        labels = browser.execute_script(
             "return Array.from(document.querySelectorAll('#cost-accuracy-chart .textpoint text'))"
             ".map(function (t) { return t.textContent; });")
-        assert sorted(texts) == sorted(NAMES), texts
+        assert labels and _literal(labels), labels
+        for chart_id in ("pass-at-k-chart", "latency-chart"):
+            ticks = browser.execute_script(
+                f"return Array.from(document.querySelectorAll('#{chart_id} .ytick text'))"
+                ".map(function (t) { return t.textContent.replace(/ \\(n=\\d+\\)$/, ''); });")
+            assert len(ticks) == len(NAMES) and _literal(ticks), (chart_id, ticks)
         assert browser.execute_script("return document.querySelectorAll('body a[href^=\"javascript\"]').length") == 0

@@ -27,7 +27,8 @@ class Command(BaseCommand):
             if chosen is None:
                 raise CommandError(f"no template {template!r}")
             if chosen.state != ChallengeTemplate.State.ACTIVE:
-                raise CommandError(f"{template} is {chosen.state}: activate it first (it must pass the intake gate)")
+                raise CommandError(f"{template} is {chosen.state}: activate it first through the intake gate with "
+                                   f"manage.py activate_templates {template}")
         failures = 0
         for _ in range(count):
             started = time.perf_counter()

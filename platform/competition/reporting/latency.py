@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from competition.reporting.errors import ReportingInputError
@@ -41,11 +41,15 @@ def percentile_nearest_rank(seconds: Iterable[float], q: float) -> float | None:
 
 @dataclass(frozen=True)
 class LatencySummary:
-    """p50/p95 of ``count`` latencies in seconds; both None when ``count`` is 0."""
+    """p50/p95 of ``count`` latencies in seconds; both None when ``count`` is 0.
+
+    ``values`` keeps the latencies themselves, ascending, for distribution charts.
+    """
 
     count: int
     p50: float | None
     p95: float | None
+    values: tuple[float, ...] = field(default=(), repr=False, compare=False)
 
 
 def latency_summary(seconds: Iterable[float]) -> LatencySummary:
@@ -55,4 +59,5 @@ def latency_summary(seconds: Iterable[float]) -> LatencySummary:
         count=len(values),
         p50=percentile_nearest_rank(values, 50),
         p95=percentile_nearest_rank(values, 95),
+        values=tuple(sorted(values)),
     )

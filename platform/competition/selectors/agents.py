@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import QuerySet
+from django.db.models import Count, Q, QuerySet
 
 from competition import keys
 from competition.models import Agent, AgentKey
 
 
 def agent_list_for_owner(*, owner: AbstractBaseUser) -> QuerySet[Agent]:
-    return Agent.objects.filter(owner=owner).prefetch_related("keys")
+    """The owner's agents, each with ``active_keys`` (keys not revoked)."""
+    return (
+        Agent.objects.filter(owner=owner).prefetch_related("keys")
+        .annotate(active_keys=Count("keys", filter=Q(keys__revoked_at__isnull=True)))
+    )
 
 
 def agent_get_for_owner(*, owner: AbstractBaseUser, public_id) -> Agent | None:

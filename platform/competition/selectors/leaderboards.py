@@ -5,6 +5,11 @@ disqualified entry) are set aside, and the bout's registered scoring format rank
 left. The same rows therefore always give the same board, whatever order they were
 written in. Every row still shows all its scores with their states, invalidated ones
 included, so a competitor sees what was struck and why the total is what it is.
+
+While a bout runs, the public board shows points, solves and rank only: which challenge
+an agent solved and how fast is exactly what a copier wants to know, so per-challenge
+scores and solve times appear once the bout closes (or earlier if staff set the bout's
+``live_details_public``). The ranking itself is unchanged; only what is shown differs.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ import uuid
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet
 
 from competition.models import Bout, BoutEntry, Score, Season
 from competition.scoring import ScoreRow, get_format
@@ -44,16 +49,23 @@ class LeaderboardRow:
     competitor: str
     points: Decimal
     solved: int
-    total_solve_seconds: float
+    total_solve_seconds: float | None
     states: dict[str, int]
     scores: tuple[LeaderboardScore, ...]
     disqualified: bool
     disqualified_reason: str
+    # True when per-challenge scores and times are withheld (``scores`` is empty and
+    # ``total_solve_seconds`` None): see ``leaderboard_details_public``.
+    details_hidden: bool = False
+    disqualified_public_reason: str = ""
 
 
 def bout_list_visible() -> QuerySet[Bout]:
-    """Active, halted and closed bouts, newest first."""
-    return Bout.objects.filter(state__in=VISIBLE_STATES).select_related("season").order_by("-starts_at", "-id")
+    """Active, halted and closed bouts, newest first, each with ``challenge_total``."""
+    return (
+        Bout.objects.filter(state__in=VISIBLE_STATES).select_related("season")
+        .annotate(challenge_total=Count("challenges")).order_by("-starts_at", "-id")
+    )
 
 
 def bout_get_visible(*, handle: str) -> Bout | None:
@@ -66,12 +78,20 @@ def season_get_visible(*, pk: int) -> Season | None:
     return Season.objects.filter(pk=pk, bouts__state__in=VISIBLE_STATES).distinct().first()
 
 
-def bout_leaderboard(*, bout: Bout) -> list[LeaderboardRow]:
+def leaderboard_details_public(bout: Bout) -> bool:
+    """Whether the public may see per-challenge scores and solve times of ``bout`` now."""
+    return bout.state == Bout.State.CLOSED or bout.live_details_public
+
+
+def bout_leaderboard(*, bout: Bout, details: bool | None = None) -> list[LeaderboardRow]:
     """The bout's standings, best first, in two queries.
 
     Ranked rows come from ``get_format(bout.scoring_format).rank(...)`` over counted scores;
     entries with nothing counted follow unranked (by name), disqualified entries last.
+    ``details`` (default: ``leaderboard_details_public(bout)``) keeps or withholds each
+    row's per-challenge scores and total solve time.
     """
+    show = leaderboard_details_public(bout) if details is None else details
     entries = list(BoutEntry.objects.filter(bout=bout).select_related("agent__owner").order_by("agent__name", "id"))
     scores = list(
         Score.objects.filter(entry__bout=bout)
@@ -103,12 +123,13 @@ def bout_leaderboard(*, bout: Bout) -> list[LeaderboardRow]:
         return LeaderboardRow(
             rank=rank, agent_id=entry.agent_id, agent_public_id=entry.agent.public_id, agent_name=entry.agent.name,
             competitor=entry.agent.owner.get_username(), points=points, solved=solved,
-            total_solve_seconds=seconds, states=states,
+            total_solve_seconds=seconds if show else None, states=states,
             scores=tuple(
                 LeaderboardScore(s.challenge.handle, s.challenge.position, s.points, s.solve_seconds, s.state, counted(s))
                 for s in own
-            ),
+            ) if show else (),
             disqualified=entry.pk in disqualified, disqualified_reason=entry.disqualified_reason,
+            details_hidden=not show, disqualified_public_reason=entry.disqualified_public_reason,
         )
 
     board = [

@@ -14,6 +14,7 @@ from challenges.naming import new_name
 from competition.errors import Conflict, ValidationFailed
 from competition.models import Bout, BoutChallenge, Score, Season
 from competition.scoring import ConfigInvalid, get_format
+from core import formatting
 from core.config import config_value
 from core.services import audit_event_record
 
@@ -77,6 +78,7 @@ def bout_create(
         submissions_per_attempt=config_value("competition.submissions_per_attempt"),
         submissions_per_day=config_value("competition.submissions_per_day"),
         concurrent_evaluations=config_value("competition.concurrent_evaluations"),
+        live_details_public=config_value("competition.live_leaderboard_details"),
         created_by=by if getattr(by, "is_authenticated", False) else None,
     )
     BoutChallenge.objects.bulk_create(
@@ -130,23 +132,48 @@ _TRANSITIONS = {
 }
 
 
+def bout_actions_allowed(bout: Bout) -> list[str]:
+    """The transitions ``bout`` can take in its current state, in ``_TRANSITIONS`` order."""
+    return [action for action, (allowed, _) in _TRANSITIONS.items() if bout.state in allowed]
+
+
 @transaction.atomic
-def bout_transition(*, bout: Bout, action: str, by: AbstractBaseUser | None, reason: str, actor_label: str = "") -> Bout:
+def bout_transition(
+    *, bout: Bout, action: str, by: AbstractBaseUser | None, reason: str, actor_label: str = "",
+    public_reason: str = "",
+) -> Bout:
     """Halt, resume, start or close a bout (guarded, audited). Closing finalises scores
-    that are still provisional; scores under review stay under review."""
+    that are still provisional; scores under review stay under review.
+
+    ``reason`` is for staff (the audit log); ``public_reason`` is what competitors read on
+    the bout page (empty: the portal says only what happened).
+    """
+    if action not in _TRANSITIONS:
+        raise ValidationFailed(f"Unknown bout action {action!r}.", code="bout_action_unknown",
+                               extra={"field": "action"})
     allowed, target = _TRANSITIONS[action]
     bout = Bout.objects.select_for_update().get(pk=bout.pk)
     if bout.state not in allowed:
-        raise Conflict(f"A {bout.state} bout cannot {action}.", code="bout_transition_invalid",
-                       extra={"state": bout.state, "action": action})
+        possible = bout_actions_allowed(bout)
+        raise Conflict(
+            f"{formatting.article(bout.get_state_display().lower()).capitalize()} bout cannot {action}"
+            + (f"; it can {' or '.join(possible)}." if possible else "."),
+            code="bout_transition_invalid", extra={"state": bout.state, "action": action, "allowed": possible},
+        )
     if not reason.strip():
         raise ValidationFailed("A reason is required.", code="reason_required", extra={"field": "reason"})
     before = bout.state
     bout.state = target
     bout.state_reason = reason
-    bout.save(update_fields=["state", "state_reason"])
+    bout.public_reason = public_reason.strip()[:300]
+    fields = ["state", "state_reason", "public_reason"]
+    if target == Bout.State.CLOSED:
+        bout.closed_at = timezone.now()
+        fields.append("closed_at")
+    bout.save(update_fields=fields)
     audit_event_record(verb=f"bout.{action}", target=bout, actor=by, actor_label=actor_label,
-                       before={"state": before}, after={"state": target}, reason=reason)
+                       before={"state": before}, after={"state": target, "public_reason": bout.public_reason},
+                       reason=reason)
     if target == Bout.State.CLOSED:
         from competition.services.scores import score_transition
 
@@ -161,9 +188,30 @@ def bouts_tick(*, now: datetime | None = None) -> dict[str, int]:
     now = now or timezone.now()
     started = closed = 0
     for bout in Bout.objects.filter(state=Bout.State.SCHEDULED, starts_at__lte=now, ends_at__gt=now):
-        bout_transition(bout=bout, action="start", by=None, actor_label="scheduler", reason="start time reached")
+        bout_transition(bout=bout, action="start", by=None, actor_label="scheduler", reason="start time reached",
+                        public_reason="start time reached")
         started += 1
     for bout in Bout.objects.filter(state__in=[Bout.State.ACTIVE, Bout.State.HALTED], ends_at__lte=now):
-        bout_transition(bout=bout, action="close", by=None, actor_label="scheduler", reason="end time reached")
+        bout_transition(bout=bout, action="close", by=None, actor_label="scheduler", reason="end time reached",
+                        public_reason="end time reached")
         closed += 1
     return {"started": started, "closed": closed}
+
+
+@transaction.atomic
+def bout_set_live_details(*, bout: Bout, public: bool, by: AbstractBaseUser | None, reason: str) -> Bout:
+    """Show or hide per-challenge solve times on the public leaderboard while ``bout`` runs (audited)."""
+    if not reason.strip():
+        raise ValidationFailed("A reason is required.", code="reason_required", extra={"field": "reason"})
+    bout = Bout.objects.select_for_update().get(pk=bout.pk)
+    if bout.live_details_public == public:
+        raise Conflict(
+            f"Per-challenge times of {bout.handle} are already {'public' if public else 'hidden'} while it runs.",
+            code="state_unchanged", extra={"live_details_public": public},
+        )
+    bout.live_details_public = public
+    bout.save(update_fields=["live_details_public"])
+    audit_event_record(verb="bout.live_details_changed", target=bout, actor=by,
+                       before={"live_details_public": not public}, after={"live_details_public": public},
+                       reason=reason)
+    return bout

@@ -9,6 +9,7 @@ from django.utils import timezone
 from competition.errors import Conflict, ValidationFailed
 from competition.models import BoutEntry, Score, ScoreEvent, Submission
 from competition.scoring import ChallengeFacts, get_format
+from core import formatting
 from core.services import actor_or_none, audit_event_record
 
 S = Score.State
@@ -71,7 +72,8 @@ def score_transition(
     if to_state == score.state:
         return score
     if to_state not in ALLOWED[score.state]:
-        raise Conflict(f"A {score.state} score cannot become {to_state}.", code="score_transition_invalid",
+        state = formatting.article(S(score.state).label.lower()).capitalize()
+        raise Conflict(f"{state} score cannot become {S(to_state).label.lower()}.", code="score_transition_invalid",
                        extra={"from": score.state, "to": to_state})
     before = score.state
     score.state = to_state
@@ -95,7 +97,12 @@ def score_withdraw(*, score: Score, by: AbstractBaseUser | None, reason: str, ac
 
 
 @transaction.atomic
-def entry_disqualify(*, entry: BoutEntry, by: AbstractBaseUser | None, reason: str) -> BoutEntry:
+def entry_disqualify(*, entry: BoutEntry, by: AbstractBaseUser | None, reason: str, public_reason: str = "") -> BoutEntry:
+    """Disqualify an agent from its bout and invalidate its scores (idempotent).
+
+    ``reason`` is for staff (the audit log); ``public_reason`` is what the competitor reads
+    in the portal and in its score history (empty: "disqualified by the organisers").
+    """
     if not reason.strip():
         raise ValidationFailed("Disqualification needs a reason.", code="reason_required", extra={"field": "reason"})
     entry = BoutEntry.objects.select_for_update().get(pk=entry.pk)
@@ -103,10 +110,14 @@ def entry_disqualify(*, entry: BoutEntry, by: AbstractBaseUser | None, reason: s
         return entry
     entry.disqualified_at = timezone.now()
     entry.disqualified_reason = reason
-    entry.save(update_fields=["disqualified_at", "disqualified_reason"])
-    audit_event_record(verb="entry.disqualified", target=entry, actor=by, after={"agent": entry.agent_id}, reason=reason)
+    entry.disqualified_public_reason = public_reason.strip()[:300]
+    entry.save(update_fields=["disqualified_at", "disqualified_reason", "disqualified_public_reason"])
+    audit_event_record(verb="entry.disqualified", target=entry, actor=by,
+                       after={"agent": entry.agent_id, "public_reason": entry.disqualified_public_reason},
+                       reason=reason)
+    shown = entry.disqualified_public_reason or "by the organisers"
     for score in Score.objects.filter(entry=entry).exclude(state=S.INVALIDATED):
-        score_transition(score=score, to_state=S.INVALIDATED, by=by, reason=f"agent disqualified: {reason}")
+        score_transition(score=score, to_state=S.INVALIDATED, by=by, reason=f"agent disqualified: {shown}")
     return entry
 
 

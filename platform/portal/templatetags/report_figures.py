@@ -10,6 +10,7 @@ from __future__ import annotations
 from django import template
 
 from competition.reporting import CostStatus, CostSummary, Figure, FigureStatus
+from core import formatting
 
 register = template.Library()
 
@@ -23,7 +24,7 @@ STATUS_LABELS = {
 
 
 def _usd(value: float) -> str:
-    return f"${value:,.4f}" if 0 < abs(value) < 0.01 else f"${value:,.2f}"
+    return formatting.money(value)
 
 
 @register.filter
@@ -42,20 +43,13 @@ def figure_number(figure: Figure) -> str:
 
 @register.filter
 def percent(value: float | None) -> str:
-    return "—" if value is None else f"{value * 100:.1f}%"
+    return formatting.percent(value)
 
 
 @register.filter
 def seconds(value: float | None) -> str:
     """Seconds as ``42.0 s``, ``3 m 05 s`` or ``2 h 04 m``."""
-    if value is None:
-        return "—"
-    if value < 60:
-        return f"{value:.1f} s"
-    whole = int(round(value))
-    if whole < 3600:
-        return f"{whole // 60} m {whole % 60:02d} s"
-    return f"{whole // 3600} h {whole % 3600 // 60:02d} m"
+    return formatting.duration(value)
 
 
 @register.filter

@@ -55,14 +55,15 @@ def start_action(client: Client, model: str, action: str, rows) -> str:
     return response["Location"]
 
 
-def confirm(client: Client, model: str, action: str, rows, reason: str):
-    """The whole round trip: action, confirmation page (GET), POST with the reason.
+def confirm(client: Client, model: str, action: str, rows, reason: str, **fields: str):
+    """The whole round trip: action, confirmation page (GET), POST with the reason (and any
+    other ``fields`` of the form, such as ``public_reason``).
 
     Returns the followed response (the changelist with its messages)."""
     url = start_action(client, model, action, rows)
     page = client.get(url)
     assert page.status_code == 200 and 'name="reason"' in page.content.decode()
-    response = client.post(url, {"reason": reason}, follow=True)
+    response = client.post(url, {"reason": reason, **fields}, follow=True)
     assert response.redirect_chain[0] == (f"/admin/competition/{model}/", 302)
     return response
 

@@ -2,23 +2,27 @@
 
 import pytest
 
+from competition.errors import ApplicationError
 from competition.models import Bout, Score, ScoreEvent, Submission
 from core.models import AuditEvent
 from tests import factories as rows
-from tests.integration.competition_admin.conftest import audit_count, confirm, logged_in, messages_of
+from tests.integration.competition_admin.conftest import audit_count, confirm, logged_in, messages_of, start_action
 
 pytestmark = pytest.mark.django_db
 
 
 def test_operator_halts_an_active_bout_with_a_reason(operator):
     bout = rows.bout(state=Bout.State.ACTIVE)
-    response = confirm(logged_in(operator), "bout", "halt_bouts", [bout], "oracle image is being rebuilt")
+    response = confirm(logged_in(operator), "bout", "halt_bouts", [bout], "oracle image is being rebuilt",
+                       public_reason="evaluation maintenance")
     bout.refresh_from_db()
     assert bout.state == Bout.State.HALTED and bout.state_reason == "oracle image is being rebuilt"
+    assert bout.public_reason == "evaluation maintenance"
     event = AuditEvent.objects.get(verb="bout.halt")
     assert event.target_id == str(bout.pk) and event.actor == operator
     assert event.reason == "oracle image is being rebuilt"
-    assert event.before == {"state": "active"} and event.after == {"state": "halted"}
+    assert event.before == {"state": "active"}
+    assert event.after == {"state": "halted", "public_reason": "evaluation maintenance"}
     assert messages_of(response) == ["1 bout halted."]
 
 
@@ -49,14 +53,54 @@ def test_closing_finalises_provisional_scores_with_the_reason(operator):
     assert AuditEvent.objects.get(verb="bout.close").reason == "season schedule"
 
 
-def test_refusal_is_an_error_message_and_changes_nothing(operator):
+def test_refusal_is_said_before_a_reason_is_asked_and_changes_nothing(operator):
     bout = rows.bout(state=Bout.State.CLOSED)
     before = audit_count()
-    response = confirm(logged_in(operator), "bout", "halt_bouts", [bout], "just in case")
+    client = logged_in(operator)
+    url = start_action(client, "bout", "halt_bouts", [bout])
+    page = client.get(url).content.decode()
+    assert "Nothing selected can take this change now" in page and "A closed bout cannot halt" in page
+    assert 'name="reason"' not in page
+    assert client.post(url, {"reason": "just in case"}).status_code == 200
     bout.refresh_from_db()
     assert bout.state == Bout.State.CLOSED and bout.state_reason == ""
     assert audit_count() == before
-    assert messages_of(response) == [f"{bout.handle}: A closed bout cannot halt."]
+
+
+def test_a_bout_page_offers_only_the_transitions_its_state_allows(operator):
+    client = logged_in(operator)
+    offered = {}
+    for state in (Bout.State.ACTIVE, Bout.State.HALTED, Bout.State.CLOSED):
+        bout = rows.bout(state=state)
+        page = client.get(f"/admin/competition/bout/{bout.pk}/change/").content.decode()
+        offered[state] = {name for name in ("halt", "resume", "close", "rescore", "show_details", "hide_details")
+                          if f"act/{name}/?ids={bout.pk}" in page}
+    assert offered == {
+        "active": {"halt", "close", "rescore", "show_details"},
+        "halted": {"resume", "close", "rescore", "show_details"},
+        "closed": {"rescore", "show_details"},
+    }
+
+
+def test_resume_on_an_active_bout_is_refused_in_plain_words(operator):
+    from competition.services.bouts import bout_transition
+
+    bout = rows.bout(state=Bout.State.ACTIVE)
+    with pytest.raises(ApplicationError) as info:
+        bout_transition(bout=bout, action="resume", by=operator, reason="oops")
+    assert info.value.message == "An active bout cannot resume; it can halt or close."
+
+
+def test_live_details_toggle_is_audited_and_state_aware(operator):
+    bout = rows.bout(state=Bout.State.ACTIVE)
+    client = logged_in(operator)
+    response = confirm(client, "bout", "show_live_details", [bout], "practice round")
+    bout.refresh_from_db()
+    assert bout.live_details_public is True
+    assert messages_of(response) == ["Per-challenge times are now public while 1 bout runs."]
+    assert AuditEvent.objects.get(verb="bout.live_details_changed").reason == "practice round"
+    page = client.get(f"/admin/competition/bout/{bout.pk}/change/").content.decode()
+    assert f"act/hide_details/?ids={bout.pk}" in page and f"act/show_details/?ids={bout.pk}" not in page
 
 
 def test_mixed_selection_changes_what_may_change_and_reports_the_rest(operator):
@@ -67,6 +111,7 @@ def test_mixed_selection_changes_what_may_change_and_reports_the_rest(operator):
     closed.refresh_from_db()
     assert (active.state, closed.state) == (Bout.State.HALTED, Bout.State.CLOSED)
     assert sorted(messages_of(response)) == sorted([f"{closed.handle}: A closed bout cannot halt.", "1 bout halted."])
+    # The confirmation page said so before the reason was given.
     assert AuditEvent.objects.filter(verb="bout.halt").count() == 1
 
 
@@ -95,7 +140,7 @@ def test_rescore_requeues_finished_submissions_and_records_why(operator, django_
     event = AuditEvent.objects.get(verb="submissions.rescored")
     assert event.reason == "oracle fixed a flaky test" and event.after == {"submissions": [finished.pk]}
     assert event.actor == operator
-    assert messages_of(response) == ["1 bout sent for rescoring (submissions queued: 1)."]
+    assert messages_of(response) == ["1 bout sent for rescoring (1 submission queued)."]
 
 
 def test_viewer_gets_403_and_nothing_changes(viewer):

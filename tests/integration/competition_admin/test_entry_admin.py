@@ -1,5 +1,7 @@
 """Bout entry admin: disqualification needs its own permission and a reason."""
 
+import re
+
 import pytest
 
 from competition.models import BoutEntry, Score
@@ -19,26 +21,59 @@ def entry():
 
 
 def test_integrity_lead_disqualifies_and_scores_are_invalidated(lead, entry):
-    response = confirm(logged_in(lead), "boutentry", "disqualify_entries", [entry], "pasted canary fixes")
+    response = confirm(logged_in(lead), "boutentry", "disqualify_entries", [entry], "pasted canary fixes",
+                       public_reason="submitted fixes to planted canaries")
     entry.refresh_from_db()
     assert entry.disqualified_at is not None and entry.disqualified_reason == "pasted canary fixes"
+    assert entry.disqualified_public_reason == "submitted fixes to planted canaries"
     audit = AuditEvent.objects.get(verb="entry.disqualified")
     assert audit.actor == lead and audit.reason == "pasted canary fixes" and audit.target_id == str(entry.pk)
     score = Score.objects.get(entry=entry)
     assert score.state == Score.State.INVALIDATED
     event = score.events.last()
-    assert event.actor == lead and event.reason == "agent disqualified: pasted canary fixes"
+    # The competitor reads score events in the portal: they carry the public reason.
+    assert event.actor == lead and event.reason == "agent disqualified: submitted fixes to planted canaries"
     assert messages_of(response) == ["1 agent disqualified; its scores are invalidated."]
+
+
+def test_the_public_reason_is_required(lead, entry):
+    client = logged_in(lead)
+    response = client.post(f"/admin/competition/boutentry/act/disqualify/?ids={entry.pk}", {"reason": "ring"})
+    assert response.status_code == 200 and "This field is required." in response.content.decode()
+    entry.refresh_from_db()
+    assert entry.disqualified_at is None
 
 
 def test_disqualifying_twice_changes_nothing(lead, entry):
     client = logged_in(lead)
-    confirm(client, "boutentry", "disqualify_entries", [entry], "first")
+    confirm(client, "boutentry", "disqualify_entries", [entry], "first", public_reason="first")
     audits = audit_count()
-    response = confirm(client, "boutentry", "disqualify_entries", [entry], "second")
+    url = f"/admin/competition/boutentry/act/disqualify/?ids={entry.pk}"
+    page = client.get(url).content.decode()
+    assert "already disqualified on" in page and 'name="reason"' not in page
+    client.post(url, {"reason": "second", "public_reason": "second"})
     entry.refresh_from_db()
     assert entry.disqualified_reason == "first" and audit_count() == audits
-    assert messages_of(response) == ["1 agent was already disqualified."]
+
+
+@pytest.mark.parametrize("page", ["bout", "agent"])
+def test_disqualify_from_the_bout_and_the_agent_pages(lead, entry, page):
+    client = logged_in(lead)
+    target = entry.bout if page == "bout" else entry.agent
+    back = f"/admin/competition/{page}/{target.pk}/change/"
+    html = client.get(back).content.decode()
+    link = re.search(r'class="disqualify-link" href="([^"]+)"', html).group(1).replace("&amp;", "&")
+    assert f"ids={entry.pk}" in link
+    response = client.post(link, {"reason": "ring", "public_reason": "copied submissions"}, follow=True)
+    assert response.redirect_chain[0] == (back, 302)
+    entry.refresh_from_db()
+    assert entry.disqualified_public_reason == "copied submissions"
+    assert "copied submissions" in response.content.decode() and 'class="disqualify-link"' not in response.content.decode()
+
+
+def test_operators_see_no_disqualify_link(operator, entry):
+    html = logged_in(operator).get(f"/admin/competition/bout/{entry.bout.pk}/change/").content.decode()
+    assert "memoriser" in html and 'class="disqualify-link"' not in html
 
 
 @pytest.mark.parametrize("role", ["operator", "viewer"])

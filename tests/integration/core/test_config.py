@@ -74,3 +74,47 @@ def test_viewer_cannot_change_settings(client):
     assert client.get("/admin/settings/").status_code == 200
     assert client.post("/admin/settings/testing.threshold/", {"value": "0.1", "reason": "x"}).status_code == 403
     assert config_value("testing.threshold") == 0.7
+
+
+declare(
+    Setting("inputs.enabled", False, "A switch used only by these tests."),
+    Setting("inputs.mode", "fast", "A closed choice used only by these tests.", choices=("fast", "thorough")),
+    Setting("inputs.weights", [1, 2], "A list used only by these tests."),
+)
+
+
+@pytest.mark.django_db
+def test_settings_are_edited_with_typed_inputs(client):
+    admin_user = User.objects.create_superuser("root", password="x" * 12)
+    client.force_login(admin_user)
+    page = client.get("/admin/settings/testing.threshold/").content.decode()
+    assert 'type="number" name="value"' in page and 'step="any"' in page and 'min="0"' in page and 'max="1"' in page
+    page = client.get("/admin/settings/testing.window_days/").content.decode()
+    assert 'type="number" name="value"' in page and 'step="1"' in page
+    page = client.get("/admin/settings/inputs.enabled/").content.decode()
+    assert 'type="checkbox" name="value"' in page and "<textarea name=\"value\"" not in page
+    page = client.get("/admin/settings/inputs.mode/").content.decode()
+    assert '<select name="value"' in page and '<option value="thorough">thorough</option>' in page
+    page = client.get("/admin/settings/inputs.weights/").content.decode()
+    assert '<textarea name="value"' in page  # only lists and tables stay JSON
+
+    response = client.post("/admin/settings/inputs.enabled/", {"value": "on", "reason": "try it"}, follow=True)
+    assert config_value("inputs.enabled") is True
+    assert [str(m) for m in response.context["messages"]] == ["Setting inputs.enabled changed from off to on."]
+    client.post("/admin/settings/testing.window_days/", {"value": "30", "reason": "shorter"})
+    assert config_value("testing.window_days") == 30
+    client.post("/admin/settings/inputs.mode/", {"value": "thorough", "reason": "slower"})
+    assert config_value("inputs.mode") == "thorough"
+    refused = client.post("/admin/settings/inputs.mode/", {"value": "reckless", "reason": "no"})
+    assert refused.status_code == 200 and config_value("inputs.mode") == "thorough"
+    history = client.get("/admin/settings/testing.window_days/").content.decode()
+    assert "90 → 30" in history and "shorter" in history and " UTC</td>" in history
+
+
+def test_validators_declare_kind_and_bounds():
+    from core.config import definition, non_negative_number, positive_int
+
+    assert (definition("testing.threshold").kind, definition("testing.threshold").bounds) == (float, (0, 1))
+    assert (definition("testing.window_days").kind, definition("testing.window_days").bounds) == (int, (None, None))
+    assert (positive_int.kind, positive_int.bounds) == (int, (1, None))
+    assert (non_negative_number.kind, non_negative_number.bounds) == (float, (0, None))

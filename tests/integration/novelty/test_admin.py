@@ -1,4 +1,5 @@
 import json
+import re
 from datetime import timedelta
 
 import pytest
@@ -169,3 +170,18 @@ def test_shipped_corpus_button_is_post_only_and_permissioned(client):
     assert client.get(url).status_code == 405 and not CorpusEntry.objects.exists()
     assert client.post(url).status_code == 302
     assert CorpusEntry.objects.count() == 348
+
+
+def test_decision_comes_first_with_nothing_preselected_and_numbers_rounded(client, review):
+    login(client, INTEGRITY_LEAD)
+    html = client.get(f"/admin/challenges/fingerprintreview/{review.pk}/change/").content.decode()
+    assert html.index('id="review-decide"') < html.index('class="field-contributions"')
+    assert 'type="radio" name="decision" value="approve"' in html and "checked" not in html
+    assert re.search(r"Highest similarity \d\.\d{3} ", html)
+    missing = client.post(f"/admin/challenges/fingerprintreview/{review.pk}/decide/", {"reason": "looks fine"})
+    assert missing.status_code == 302
+    review.refresh_from_db()
+    assert review.state == "pending"  # no decision chosen, nothing decided
+    listing = client.get("/admin/challenges/fingerprintreview/").content.decode()
+    cell = re.search(r'<td class="field-similarity">([^<]+)</td>', listing).group(1)
+    assert re.fullmatch(r"\d\.\d{3}", cell)

@@ -52,7 +52,7 @@ def summary(board):
 
 
 def test_invalidated_scores_never_count_and_every_state_is_shown():
-    board = bout_leaderboard(bout=build_bout())
+    board = bout_leaderboard(bout=build_bout(), details=True)
     assert [r.agent_name for r in board] == ["fast", "slow", "cheat"]
     fast, slow, cheat = board
     assert (fast.rank, fast.points, fast.solved, fast.total_solve_seconds) == (1, Decimal(3), 2, 300.0)
@@ -110,7 +110,7 @@ def test_ties_share_a_rank():
 
 
 def test_another_registered_format_ranks_the_same_rows_its_own_way():
-    board = bout_leaderboard(bout=build_bout("test_fewest_seconds"))
+    board = bout_leaderboard(bout=build_bout("test_fewest_seconds"), details=True)
     assert [(r.rank, r.agent_name, r.total_solve_seconds) for r in board[:2]] == [(1, "fast", 300.0), (2, "slow", 950.0)]
     slow_first = build_bout("test_fewest_seconds")
     Score.objects.filter(entry__bout=slow_first, entry__agent__name="slow").update(solve_seconds=10)
@@ -125,7 +125,7 @@ def test_entries_without_counted_scores_are_unranked_and_disqualified_last():
     dq.disqualified_at = dq.joined_at
     dq.disqualified_reason = "copy ring"
     dq.save()
-    board = bout_leaderboard(bout=bout)
+    board = bout_leaderboard(bout=bout, details=True)
     assert [(r.agent_name, r.rank) for r in board] == [
         ("fast", 1), ("slow", 2), ("cheat", None), ("idle", None), ("aaa-dq", None)
     ]

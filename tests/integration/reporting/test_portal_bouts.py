@@ -30,14 +30,17 @@ def scene(competitor):
     return bout, mine
 
 
-def test_bout_list_separates_running_and_past(client):
+def test_bout_list_separates_running_halted_and_past(client):
     live = f.bout(name="Live one", state=Bout.State.ACTIVE)
-    halted = f.bout(name="Halted one", state=Bout.State.HALTED)
+    halted = f.bout(name="Halted one", state=Bout.State.HALTED, public_reason="sandbox maintenance")
     past = f.bout(name="Past one", state=Bout.State.CLOSED)
     f.bout(name="Not yet", state=Bout.State.SCHEDULED)
     html = client.get("/bouts/").content.decode()
-    running, finished = html.split("Past bouts")
-    assert live.name in running and halted.name in running and past.name not in running
+    running = html[html.index("Running now"):html.index("<h2>Halted</h2>")]
+    paused = html[html.index("<h2>Halted</h2>"):html.index("Past bouts")]
+    finished = html[html.index("Past bouts"):]
+    assert live.name in running and halted.name not in running and past.name not in running
+    assert halted.name in paused and "sandbox maintenance" in paused and live.name not in paused
     assert past.name in finished and live.name not in finished
     assert "Not yet" not in html
     assert f'/bouts/{past.handle}/' in html
@@ -54,8 +57,8 @@ def test_bout_page_shows_each_score_state_distinctly(client, scene):
     # Invalidated: struck out (<del>) and the agent is unranked.
     assert re.search(r'<del class="state state-invalidated" data-state="invalidated"', board)
     struck_row = board[board.index('data-agent="struck"'):]
-    assert re.search(r"<td>—</td>", struck_row[:200])
-    ranks = re.findall(r'data-agent="([^"]+)">\s*<td>([^<]+)</td>', board)
+    assert re.search(r'<td class="num">—</td>', struck_row[:200])
+    ranks = re.findall(r'data-agent="([^"]+)">\s*<td class="num">([^<]+)</td>', board)
     # Under review still counts; equal points rank by lower total server solve time.
     assert ranks == [("reviewed", "1"), ("silent", "2"), ("mine", "3"), ("struck", "—")]
 
@@ -63,7 +66,7 @@ def test_bout_page_shows_each_score_state_distinctly(client, scene):
 def test_bout_page_honest_reporting_table(client, scene):
     bout, _ = scene
     html = client.get(f"/bouts/{bout.handle}/").content.decode()
-    table = html[html.index('id="report"'):html.index("Cost and accuracy")]
+    table = html[html.index('id="report"'):html.index('id="charts"')]
     mine = table[table.index('data-agent="mine"'):]
     mine = mine[:mine.index("</tr>")]
     assert '<td data-figure="pass_at_1">50.0%</td>' in mine
@@ -80,7 +83,8 @@ def test_bout_page_honest_reporting_table(client, scene):
 def test_bout_page_embeds_chart_data_and_local_plotly(client, scene):
     bout, _ = scene
     html = client.get(f"/bouts/{bout.handle}/").content.decode()
-    assert '<script src="/static/vendor/plotly.min.js"></script>' in html
+    # plotly.js is served locally and fetched by charts.js when the charts come near the screen.
+    assert 'data-plotly="/static/vendor/plotly.min.js"' in html and '<script src="/static/js/charts.js" defer>' in html
     assert "cdn" not in html.lower()
     raw = re.search(r'<script id="cost-accuracy-data" type="application/json">(.*?)</script>', html, re.S).group(1)
     data = json.loads(raw)
@@ -113,7 +117,7 @@ def test_owner_sees_history_link_and_history(client, competitor, scene):
     table = page[page.index('id="submissions"'):]
     row = table[table.index("10 m 00 s"):]
     row = row[:row.index("</tr>")]
-    assert '<td class="note">3.0 s</td>' in row and "$0.600000" in row
+    assert '<td class="note">3.0 s</td>' in row and "$0.60" in row and "$0.600000" not in page
 
 
 def test_history_is_the_owners_only(client, other_competitor, scene):
@@ -155,7 +159,7 @@ def test_season_page_reports_across_its_bouts(client, scene):
     assert response.status_code == 200
     html = response.content.decode()
     assert f"/bouts/{bout.handle}/" in html and f"/bouts/{second.handle}/" in html
-    table = html[html.index('id="report"'):html.index("Cost and accuracy")]
+    table = html[html.index('id="report"'):html.index('id="charts"')]
     assert {"mine", "silent", "struck", "reviewed", "newcomer"} == set(re.findall(r'<tr data-agent="([^"]+)">', table))
     assert "k = 3 (the season default)" in html
     assert 'id="cost-accuracy-data"' in html

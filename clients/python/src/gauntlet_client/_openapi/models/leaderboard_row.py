@@ -25,10 +25,13 @@ class LeaderboardRow:
         competitor (str):
         points (str):
         solved (int):
-        total_solve_seconds (float):
+        total_solve_seconds (float | None): Server time summed over the counted solves. Null while the bout runs, unless
+            staff made its per-challenge times public: a live board shows points, solves and rank only.
         states (ScoreStateCounts):
         disqualified (bool):
-        scores (list[LeaderboardScore]):
+        scores (list[LeaderboardScore]): Every score with its challenge, time and state; empty while the bout runs,
+            unless staff made its per-challenge times public (which challenge an agent solved, and when, is what a copier
+            wants).
     """
 
     rank: int | None
@@ -36,7 +39,7 @@ class LeaderboardRow:
     competitor: str
     points: str
     solved: int
-    total_solve_seconds: float
+    total_solve_seconds: float | None
     states: ScoreStateCounts
     disqualified: bool
     scores: list[LeaderboardScore]
@@ -54,6 +57,7 @@ class LeaderboardRow:
 
         solved = self.solved
 
+        total_solve_seconds: float | None
         total_solve_seconds = self.total_solve_seconds
 
         states = self.states.to_dict()
@@ -105,7 +109,12 @@ class LeaderboardRow:
 
         solved = d.pop("solved")
 
-        total_solve_seconds = d.pop("total_solve_seconds")
+        def _parse_total_solve_seconds(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        total_solve_seconds = _parse_total_solve_seconds(d.pop("total_solve_seconds"))
 
         states = ScoreStateCounts.from_dict(d.pop("states"))
 

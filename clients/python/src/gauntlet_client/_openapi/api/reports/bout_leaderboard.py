@@ -81,6 +81,10 @@ def sync_detailed(
     `scores[].challenge_number` is the challenge's place in the bout; `scores[].position` is its
     deprecated former name (same value, removed in API 2.0).
 
+    While the bout runs, rows carry rank, points, solves and state counts only: `scores` is empty and
+    `total_solve_seconds` null until the bout closes, unless staff made its per-challenge times public.
+    Which challenge an agent solved, and when, is what a copier would want.
+
     Args:
         handle (str):
 
@@ -120,6 +124,10 @@ def sync(
     `scores[].challenge_number` is the challenge's place in the bout; `scores[].position` is its
     deprecated former name (same value, removed in API 2.0).
 
+    While the bout runs, rows carry rank, points, solves and state counts only: `scores` is empty and
+    `total_solve_seconds` null until the bout closes, unless staff made its per-challenge times public.
+    Which challenge an agent solved, and when, is what a copier would want.
+
     Args:
         handle (str):
 
@@ -153,6 +161,10 @@ async def asyncio_detailed(
 
     `scores[].challenge_number` is the challenge's place in the bout; `scores[].position` is its
     deprecated former name (same value, removed in API 2.0).
+
+    While the bout runs, rows carry rank, points, solves and state counts only: `scores` is empty and
+    `total_solve_seconds` null until the bout closes, unless staff made its per-challenge times public.
+    Which challenge an agent solved, and when, is what a copier would want.
 
     Args:
         handle (str):
@@ -190,6 +202,10 @@ async def asyncio(
 
     `scores[].challenge_number` is the challenge's place in the bout; `scores[].position` is its
     deprecated former name (same value, removed in API 2.0).
+
+    While the bout runs, rows carry rank, points, solves and state counts only: `scores` is empty and
+    `total_solve_seconds` null until the bout closes, unless staff made its per-challenge times public.
+    Which challenge an agent solved, and when, is what a copier would want.
 
     Args:
         handle (str):
