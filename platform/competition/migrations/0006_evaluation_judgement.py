@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('competition', '0004_attempt_abandoned_state'),
+        ('competition', '0005_bout_public_reasons_close_time_live_details'),
     ]
 
     operations = [
