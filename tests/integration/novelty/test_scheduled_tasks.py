@@ -95,8 +95,10 @@ def test_too_easy_bug_class_is_promoted_a_tier_after_three_months():
     easy.refresh_from_db()
     hard.refresh_from_db()
     assert (easy.tier, hard.tier) == (3, 2)
+    # The promotion is staff-side state (the tier override): a template sync cannot revert it.
+    assert (easy.spec_tier, easy.tier_override) == (2, 3)
     event = AuditEvent.objects.get(verb="template.tier_changed")
-    assert event.before == {"tier": 2} and event.after == {"tier": 3}
+    assert event.before == {"tier": 2, "tier_override": None} and event.after == {"tier": 3, "tier_override": 3}
     assert "too easy: solve rate at or above 80% for 3 months" in event.reason
     assert bug_class_too_easy_review(now=now)["skipped"] == "already reviewed this month"
 
