@@ -1,0 +1,30 @@
+"""Measured difficulty, without Django: the calibration data format and the arithmetic that
+turns solver results into per-tier solve rates, time distributions and tier proposals."""
+
+from challenges.calibration.errors import CalibrationError
+from challenges.calibration.measure import (
+    Band,
+    Measurement,
+    Proposal,
+    TimeDistribution,
+    measure,
+    measure_by,
+    monotone,
+    nearest_tier,
+    propose,
+    quantile,
+    time_distribution,
+    wilson_interval,
+)
+from challenges.calibration.records import (
+    SCHEMA,
+    ResultRecord,
+    RunRecord,
+    dump_jsonl,
+    parse_jsonl,
+)
+
+__all__ = [
+    "SCHEMA", "Band", "CalibrationError", "Measurement", "Proposal", "ResultRecord", "RunRecord", "TimeDistribution",
+    "dump_jsonl", "measure", "measure_by", "monotone", "nearest_tier", "parse_jsonl", "propose", "quantile", "time_distribution", "wilson_interval",
+]
