@@ -3,6 +3,11 @@ turns solver results into per-tier solve rates, time distributions and tier prop
 
 from challenges.calibration.errors import CalibrationError
 from challenges.calibration.measure import (
+    INSUFFICIENT,
+    KEEP,
+    MAKE_EASIER,
+    MAKE_HARDER,
+    RETIER,
     Band,
     Measurement,
     Proposal,
@@ -21,10 +26,13 @@ from challenges.calibration.records import (
     ResultRecord,
     RunRecord,
     dump_jsonl,
+    invalid,
     parse_jsonl,
+    parse_jsonl_numbered,
+    valid_key,
 )
 
 __all__ = [
-    "SCHEMA", "Band", "CalibrationError", "Measurement", "Proposal", "ResultRecord", "RunRecord", "TimeDistribution",
-    "dump_jsonl", "measure", "measure_by", "monotone", "nearest_tier", "parse_jsonl", "propose", "quantile", "time_distribution", "wilson_interval",
+    "INSUFFICIENT", "KEEP", "MAKE_EASIER", "MAKE_HARDER", "RETIER", "SCHEMA", "valid_key", "Band", "CalibrationError", "Measurement", "Proposal", "ResultRecord", "RunRecord", "TimeDistribution",
+    "dump_jsonl", "measure", "measure_by", "monotone", "nearest_tier", "invalid", "parse_jsonl", "parse_jsonl_numbered", "propose", "quantile", "time_distribution", "wilson_interval",
 ]

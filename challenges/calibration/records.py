@@ -104,6 +104,11 @@ def _text(data: dict[str, Any], name: str, limit: int, *, empty: bool = False) -
     return value.strip()
 
 
+def valid_key(value: object) -> bool:
+    """Whether ``value`` can be a run key (a lower-case slug the format accepts)."""
+    return isinstance(value, str) and len(value) <= MAX_KEY and bool(_SLUG.fullmatch(value))
+
+
 def _key(data: dict[str, Any], name: str) -> str:
     value = data[name]
     if not isinstance(value, str) or not _SLUG.fullmatch(value) or len(value) > MAX_KEY:
@@ -177,8 +182,16 @@ def result_from_dict(data: dict[str, Any]) -> ResultRecord:
 
 def parse_jsonl(lines: Iterable[str]) -> tuple[list[RunRecord], list[ResultRecord]]:
     """Parse and validate a whole file; every bad line is reported, nothing is returned."""
-    runs: list[RunRecord] = []
-    results: list[ResultRecord] = []
+    runs, results = parse_jsonl_numbered(lines)
+    return [run for _, run in runs], [result for _, result in results]
+
+
+def parse_jsonl_numbered(
+    lines: Iterable[str],
+) -> tuple[list[tuple[int, RunRecord]], list[tuple[int, ResultRecord]]]:
+    """As :func:`parse_jsonl`, each record with its line number (for checks made later, against a database)."""
+    runs: list[tuple[int, RunRecord]] = []
+    results: list[tuple[int, ResultRecord]] = []
     errors: list[dict[str, Any]] = []
     run_line: dict[str, int] = {}
     result_line: dict[tuple[str, uuid.UUID, str], int] = {}
@@ -200,7 +213,7 @@ def parse_jsonl(lines: Iterable[str]) -> tuple[list[RunRecord], list[ResultRecor
                     raise _LineError("duplicate_run", "key", f"run {run.key!r} already declared on line "
                                                              f"{run_line[run.key]}")
                 run_line[run.key] = number
-                runs.append(run)
+                runs.append((number, run))
             elif kind == "result":
                 result = result_from_dict(data)
                 ident = (result.run, result.instance, result.solver)
@@ -218,7 +231,7 @@ def parse_jsonl(lines: Iterable[str]) -> tuple[list[RunRecord], list[ResultRecor
             errors.append({"line": number, "code": "run_unknown", "field": "run",
                            "message": f"run {result.run!r} is not declared in this file"})
             continue
-        results.append(result)
+        results.append((number, result))
     if errors:
         errors.sort(key=lambda e: e["line"])
         raise invalid(errors)

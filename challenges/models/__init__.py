@@ -1,6 +1,8 @@
+from challenges.models.calibration import CalibrationResult, CalibrationRun, TierProposal
 from challenges.models.catalogue import ChallengeTemplate, Lexicon
 from challenges.models.instances import ChallengeInstance, GenerationAttempt, GenerationRun
 from challenges.models.novelty import CorpusEntry, FingerprintReview, HallOfFameEntry, RotationCalendar
 
 __all__ = ["ChallengeTemplate", "Lexicon", "ChallengeInstance", "GenerationAttempt", "GenerationRun",
-           "CorpusEntry", "FingerprintReview", "HallOfFameEntry", "RotationCalendar"]
+           "CorpusEntry", "FingerprintReview", "HallOfFameEntry", "RotationCalendar", "CalibrationRun",
+           "CalibrationResult", "TierProposal"]
