@@ -24,6 +24,7 @@ from challenges.services.calibration import (
     tier_proposals_refresh,
 )
 from core import formatting
+from core.dashboard import Panel, register_panel
 from core.errors import ApplicationError
 
 
@@ -235,3 +236,15 @@ class TierProposalAdmin(admin.ModelAdmin):
     @admin.action(description="Dismiss (with a reason)", permissions=["change"])
     def dismiss(self, request, queryset):
         return self._decide(request, queryset, "dismiss", tier_proposal_dismiss, "dismissed")
+
+
+def _calibration_panel(request):
+    return {
+        "runs": CalibrationRun.objects.count(),
+        "results": CalibrationResult.objects.count(),
+        "open_proposals": TierProposal.objects.filter(state=TierProposal.State.OPEN).select_related("template")[:10],
+    }
+
+
+register_panel(Panel(key="calibration", title="Measured difficulty", template="admin/panels/calibration.html",
+                     context=_calibration_panel, permission="challenges.view_calibrationrun", order=25))

@@ -64,6 +64,9 @@ def test_operator_imports_reviews_and_accepts_a_proposal(client):
     template.refresh_from_db()
     assert (template.tier, template.tier_override) == (1, 1)
     assert AuditEvent.objects.get(verb="calibration.proposal_accepted").actor == user
+    dashboard = client.get("/admin/").content.decode()
+    assert "Measured difficulty" in dashboard and "1 calibration run, 3 solver results." in dashboard
+    assert "No open tier proposal." in dashboard
 
 
 def test_operator_builds_a_run_from_a_bout(client):
