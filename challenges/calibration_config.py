@@ -8,12 +8,14 @@ how much evidence a proposal or the timing prior needs, and how far back it look
 from __future__ import annotations
 
 from challenges.calibration import Band
-from core.config import Setting, config_values, declare, positive_int, unit_interval
+from core.config import Setting, config_values, declare, non_negative_number, positive_int, unit_interval
 from core.errors import ValidationFailed
 
 BAND_DEFAULTS: dict[int, tuple[float, float]] = {
     1: (0.85, 0.95), 2: (0.65, 0.80), 3: (0.40, 0.60), 4: (0.20, 0.35), 5: (0.05, 0.15),
 }
+# The target for the hardest tier: a median honest solve of at least 10 minutes.
+MIN_MEDIAN_MINUTES_DEFAULTS: dict[int, float] = {1: 0.0, 2: 0.0, 3: 0.0, 4: 0.0, 5: 10.0}
 _GROUP = "calibration"
 
 declare(
@@ -23,6 +25,12 @@ declare(
                 validate=unit_interval, group=_GROUP)
         for tier, (low, high) in BAND_DEFAULTS.items()
         for end, value in (("low", low), ("high", high))
+    ),
+    *(
+        Setting(f"calibration.min_median_minutes.{tier}", minutes,
+                f"Shortest median solve time, in minutes, a tier-{tier} template may measure before it is proposed "
+                "for \"make harder\" (0: no minimum).", validate=non_negative_number, group=_GROUP)
+        for tier, minutes in MIN_MEDIAN_MINUTES_DEFAULTS.items()
     ),
     Setting("calibration.min_instances", 3,
             "Fewest distinct instances of a template measured before its tier is judged against the band.",
@@ -47,3 +55,8 @@ def calibration_bands() -> dict[int, Band]:
                                    code="calibration_band_invalid", extra={"field": f"calibration.band.{tier}.low"})
         bands[tier] = Band(low, high)
     return bands
+
+
+def calibration_min_median_seconds() -> dict[int, float]:
+    values = config_values("calibration.min_median_minutes.")
+    return {tier: float(values[str(tier)]) * 60 for tier in MIN_MEDIAN_MINUTES_DEFAULTS}

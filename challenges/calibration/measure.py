@@ -167,11 +167,18 @@ def nearest_tier(rate: float, bands: Mapping[int, Band], current: int) -> int:
 
 
 def propose(*, template: str, tier: int, measurement: Measurement, bands: Mapping[int, Band],
-            min_instances: int) -> Proposal:
-    """What the measurement says about ``template`` at ``tier``, with the reason staff read."""
+            min_instances: int, min_median_seconds: Mapping[int, float] | None = None) -> Proposal:
+    """What the measurement says about ``template`` at ``tier``, with the reason staff read.
+
+    ``min_median_seconds`` is the slowest a tier's median solve may be allowed to be fast
+    (the issue's target: tier 5 at least 10 minutes): a template whose rate sits in its band
+    but whose solves are quicker than that is proposed for "make harder".
+    """
     band = bands[tier]
+    floor = float((min_median_seconds or {}).get(tier, 0.0))
     evidence = {"measurement": measurement.as_dict(), "band": [band.low, band.high],
-                "bands": {str(t): [b.low, b.high] for t, b in sorted(bands.items())}, "min_instances": min_instances}
+                "bands": {str(t): [b.low, b.high] for t, b in sorted(bands.items())}, "min_instances": min_instances,
+                "min_median_seconds": floor}
     rate = measurement.rate
     if rate is None or measurement.instances < min_instances:
         return Proposal(template, INSUFFICIENT, tier, tier,
@@ -182,6 +189,11 @@ def propose(*, template: str, tier: int, measurement: Measurement, bands: Mappin
                f"{measurement.instances} instances by {measurement.solvers} solver(s); 95% interval "
                f"{_pct(low)}–{_pct(high)}), median solve time {_duration(measurement.times.median)}")
     if band.low <= rate <= band.high:
+        median = measurement.times.median
+        if floor and median is not None and median < floor:
+            return Proposal(template, MAKE_HARDER, tier, tier,
+                            f"{summary} is within tier {tier}'s band {band}, but solves are faster than tier {tier}'s "
+                            f"minimum median of {_duration(floor)}: make the template harder", evidence)
         return Proposal(template, KEEP, tier, tier, f"{summary} is within tier {tier}'s band {band}", evidence)
     target = nearest_tier(rate, bands, tier)
     evidence["nearest_tier"] = target

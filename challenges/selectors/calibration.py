@@ -46,7 +46,7 @@ from challenges.calibration import (
     time_distribution,
 )
 from challenges.calibration.measure import TIERS
-from challenges.calibration_config import calibration_bands
+from challenges.calibration_config import calibration_bands, calibration_min_median_seconds
 from challenges.models import CalibrationResult, CalibrationRun, ChallengeInstance, ChallengeTemplate, TierProposal
 from core.config import config_value
 
@@ -135,6 +135,7 @@ def calibration_overview() -> CalibrationOverview:
     against its tier's band, and what the measurement proposes; per tier the same, pooled."""
     bands = calibration_bands()
     min_instances = config_value("calibration.min_instances")
+    floors = calibration_min_median_seconds()
     versions = _current_versions()
     everything = CalibrationResult.objects.all()
     rows = _rows(everything, versions)
@@ -148,7 +149,7 @@ def calibration_overview() -> CalibrationOverview:
     for template in templates.order_by("tier", "slug"):
         measurement = measure(by_template.get(template.slug, []))
         proposal = propose(template=template.slug, tier=template.tier, measurement=measurement, bands=bands,
-                           min_instances=min_instances)
+                           min_instances=min_instances, min_median_seconds=floors)
         out.append(TemplateCalibration(template, measurement, proposal, opened.get(template.pk)))
     # Pooled per tier by each template's tier in force, so re-tiered templates count where they now sit.
     tier_of = {t.template.slug: t.template.tier for t in out}

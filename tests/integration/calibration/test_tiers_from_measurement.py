@@ -66,6 +66,9 @@ def test_bands_and_the_instance_floor_are_staff_settings():
     config_set(key="calibration.min_instances", value=2, by=None, reason="pilot")
     assert calibration_overview().templates[0].proposal.action == "retier"
     config_set(key="calibration.band.5.high", value=1.0, by=None, reason="lenient pilot")
+    # Within the band now, but solved in under a minute: tier 5's minimum median is 10 minutes.
+    assert calibration_overview().templates[0].proposal.action == "make_harder"
+    config_set(key="calibration.min_median_minutes.5", value=0, by=None, reason="no time floor in the pilot")
     assert calibration_overview().templates[0].proposal.action == "keep"
     config_set(key="calibration.band.5.low", value=1.0, by=None, reason="x")
     config_set(key="calibration.band.5.high", value=0.5, by=None, reason="inconsistent")

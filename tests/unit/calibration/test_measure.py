@@ -121,3 +121,17 @@ def test_bands_must_be_ordered_fractions():
         Band(0.6, 0.4)
     with pytest.raises(ValueError):
         Band(0.5, 95)
+
+
+def test_a_rate_in_band_with_solves_faster_than_the_tier_minimum_is_made_harder():
+    rows = results("t", 5, ["100000", "000000", "000000"], seconds=120)
+    m = measure(rows)
+    assert BANDS[5].low <= m.rate <= BANDS[5].high
+    slow_enough = propose(template="t", tier=5, measurement=m, bands=BANDS, min_instances=3,
+                          min_median_seconds={5: 60})
+    assert slow_enough.action == "keep"
+    too_quick = propose(template="t", tier=5, measurement=m, bands=BANDS, min_instances=3,
+                        min_median_seconds={5: 600})
+    assert (too_quick.action, too_quick.to_tier) == ("make_harder", 5)
+    assert "faster than tier 5's minimum median of 10.0 min" in too_quick.reason
+    assert too_quick.evidence["min_median_seconds"] == 600
