@@ -138,13 +138,14 @@ def test_schedules_are_declared_and_created_idempotently():
 
     names = {s["name"] for s in schedules()}
     assert names == {"challenges.hall_of_fame_recompute", "challenges.template_pool_refresh",
-                     "challenges.bug_class_too_easy_review"}
+                     "challenges.bug_class_too_easy_review", "challenges.tier_proposals_refresh"}
     schedules_ensure()
     schedules_ensure()
     rows = dict(Schedule.objects.filter(name__in=names).values_list("name", "schedule_type"))
     assert rows == {"challenges.hall_of_fame_recompute": Schedule.DAILY,
                     "challenges.template_pool_refresh": Schedule.QUARTERLY,
-                    "challenges.bug_class_too_easy_review": Schedule.MONTHLY}
+                    "challenges.bug_class_too_easy_review": Schedule.MONTHLY,
+                    "challenges.tier_proposals_refresh": Schedule.DAILY}
 
 
 def test_refresh_keeps_a_draft_that_fails_the_intake_gate_now():
