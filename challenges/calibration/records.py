@@ -40,7 +40,8 @@ RESULT_FIELDS = ("kind", "run", "instance", "template", "template_version", "lan
 MAX_KEY = 80
 MAX_LABEL = 200
 MAX_NOTES = 4000
-_SLUG = re.compile(r"[a-z0-9]+(?:[-_.][a-z0-9]+)*")
+_SLUG = re.compile(r"[a-z0-9]+(?:[-_][a-z0-9]+)*")
+MAX_LANGUAGE = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +159,8 @@ def result_from_dict(data: dict[str, Any]) -> ResultRecord:
     template = _key(data, "template")
     version = _text(data, "template_version", MAX_KEY, empty=True)
     language = _key(data, "language")
+    if len(language) > MAX_LANGUAGE:
+        raise _LineError("too_long", "language", f"language is longer than {MAX_LANGUAGE} characters")
     tier = data["tier"]
     if isinstance(tier, bool) or not isinstance(tier, int) or not 1 <= tier <= 5:
         raise _LineError("invalid_tier", "tier", "tier must be a whole number from 1 to 5")

@@ -152,8 +152,10 @@ def _result_row(run: CalibrationRun, record: ResultRecord, template: ChallengeTe
 
 
 def _solver_label(agent) -> str:
+    """The agent's name and model, ending in a short public id that keeps two same-named agents apart."""
     model = f" ({agent.model_name})" if agent.model_name else ""
-    return f"{agent.name}{model} #{str(agent.public_id)[:8]}"
+    ident = f" #{str(agent.public_id)[:8]}"
+    return f"{agent.name}{model}"[:200 - len(ident)] + ident
 
 
 def _template_version(instance: ChallengeInstance) -> str:

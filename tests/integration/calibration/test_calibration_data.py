@@ -124,7 +124,7 @@ def test_a_bout_becomes_a_calibration_run():
     SOLVED, NOT = Submission.Result.SOLVED, Submission.Result.NOT_SOLVED
     bout = f.bout(tiers=(2, 5))
     easy, hard = bout.challenges.order_by("position")
-    ada, bob, eve = f.agent(name="ada", model_name="m-1"), f.agent(name="bob"), f.agent(name="eve")
+    ada, bob, eve = f.agent(name="ada", model_name="m-1"), f.agent(name="bob" + "o" * 77, model_name="x" * 120), f.agent(name="eve")
     _play(bout, easy, ada, [[(30, NOT), (95, SOLVED), (120, SOLVED)]])
     _play(bout, hard, ada, [[(60, NOT)], [(400, NOT), (700, SOLVED)]])
     _play(bout, easy, bob, [[(50, NOT)], [(80, NOT)]])
@@ -135,13 +135,14 @@ def test_a_bout_becomes_a_calibration_run():
     assert (run.key, run.source, run.bout_handle) == (f"bout-{bout.handle}", "bout", bout.handle)
     assert "1 disqualified entry left out" in run.notes
     rows = {(r.solver.split(" ")[0], r.tier): r for r in run.results.all()}
-    assert set(rows) == {("ada", 2), ("ada", 5), ("bob", 2)}
+    assert set(rows) == {("ada", 2), ("ada", 5), (bob.name, 2)}
     first = rows[("ada", 2)]
     assert (first.solved, first.attempts, first.submissions, first.solve_seconds) == (True, 1, 2, 95.0)
     assert first.solver.startswith("ada (m-1) #") and first.instance == easy.instance
     second = rows[("ada", 5)]
     assert (second.solved, second.attempts, second.submissions, second.solve_seconds) == (True, 2, 3, 700.0)
-    third = rows[("bob", 2)]
+    third = rows[(bob.name, 2)]
+    assert len(third.solver) == 200 and third.solver.endswith(f" #{str(bob.public_id)[:8]}")
     assert (third.solved, third.attempts, third.submissions, third.solve_seconds) == (False, 2, 2, None)
     event = AuditEvent.objects.get(verb="calibration.run_from_bout")
     assert event.after == {"bout": bout.handle, "results": 3, "solved": 2}

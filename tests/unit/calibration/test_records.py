@@ -50,6 +50,8 @@ def test_canonical_text_round_trips():
     (json.dumps(_run(key="dry-run-2", source="bout")), "missing_bout", "bout"),
     (json.dumps(_run(key="dry-run-2", recorded_at="2026-12-01T10:00:00")), "invalid_time", "recorded_at"),
     (json.dumps(_run(key="Dry Run")), "invalid_key", "key"),
+    (json.dumps(_run(key="dry.run")), "invalid_key", "key"),
+    (json.dumps(_result(language="a" * 21)), "too_long", "language"),
     (json.dumps(_result(extra=1)), "unknown_field", "extra"),
     (json.dumps({k: v for k, v in _result().items() if k != "solver"}), "missing_field", "solver"),
     (json.dumps(_result(instance="not-a-uuid")), "invalid_instance", "instance"),
