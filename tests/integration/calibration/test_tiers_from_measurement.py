@@ -181,3 +181,21 @@ def test_a_bout_turned_into_a_calibration_run_is_counted_once():
     calibration_run_from_bout(bout=bout, by=None)
     prior = solve_time_prior()[2]
     assert (prior.calibration_solves, prior.bout_solves, prior.distribution.median) == (1, 0, 240)
+
+
+def test_report_command_prints_measured_against_expected_per_tier(capsys):
+    from django.core.management import call_command
+
+    template = f.challenge_template(tier=5, slug="easy-five")
+    _import("run-a", template, ["11", "11", "10"], seconds=48)
+    call_command("calibration_report", "--json")
+    report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    five = report["tiers"][4]
+    assert (five["tier"], five["band"], five["results"], five["solved"], five["instances"]) == (5, [0.05, 0.15], 6, 5, 3)
+    assert five["times"]["median"] == 48 and report["tiers"][0] == {"tier": 1, "band": [0.85, 0.95], "results": 0}
+    assert report["templates"][0]["action"] == "retier" and report["templates"][0]["to_tier"] == 1
+    call_command("calibration_report")
+    text = capsys.readouterr().out
+    five_line = next(line for line in text.splitlines() if line.strip().startswith("5 "))
+    assert five_line.split() == ["5", "5-15%", "83%", "5/6", "3", "48", "s"]
+    assert "easy-five                tier 5: retier:" in text
