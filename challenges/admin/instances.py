@@ -127,10 +127,11 @@ class ChallengeTemplateAdmin(IntakeAdminMixin, admin.ModelAdmin):
                     "intake_rig", "instance_count")
     list_filter = ("state", "family", "tier")
     search_fields = ("slug", "title", "bug_class")
-    readonly_fields = ("slug", "title", "family", "bug_class", "tier", "spec_tier", "tier_override", "language_list",
-                       "state", "state_reason", "intake_scores", "intake_checked_at", "created_at", "updated_at")
-    fields = ("slug", "title", "family", "bug_class", "tier", "spec_tier", "tier_override", "language_list", "state",
-              "state_reason", "weight", "intake_scores", "intake_checked_at", "created_at", "updated_at")
+    readonly_fields = ("slug", "title", "family", "bug_class", "tier", "spec_tier", "tier_override", "measured",
+                       "language_list", "state", "state_reason", "intake_scores", "intake_checked_at", "created_at",
+                       "updated_at")
+    fields = ("slug", "title", "family", "bug_class", "tier", "spec_tier", "tier_override", "measured", "language_list",
+              "state", "state_reason", "weight", "intake_scores", "intake_checked_at", "created_at", "updated_at")
     actions = ["generate_instances", "run_intake_check", "activate", "set_tier"]
 
     def has_add_permission(self, request):
@@ -153,6 +154,21 @@ class ChallengeTemplateAdmin(IntakeAdminMixin, admin.ModelAdmin):
     @admin.display(description="Rotation weight", ordering="weight")
     def weight_shown(self, obj):
         return formatting.decimal(obj.weight, 2)
+
+    @admin.display(description="Measured difficulty")
+    def measured(self, obj):
+        from challenges.selectors.calibration import template_calibration
+
+        try:
+            found = template_calibration(obj)
+        except ApplicationError as exc:
+            return exc.message
+        link = reverse("admin:challenges_calibration_overview")
+        if found.open_proposal is None:
+            return format_html('{} <a href="{}">(measured versus expected)</a>', found.proposal.reason, link)
+        return format_html('{} Open proposal: <a href="{}">{}</a>.', found.proposal.reason,
+                           reverse("admin:challenges_tierproposal_change", args=[found.open_proposal.pk]),
+                           found.open_proposal)
 
     @admin.display(description="Tier from")
     def tier_source(self, obj):

@@ -160,6 +160,17 @@ def calibration_overview() -> CalibrationOverview:
                                excluded, notes)
 
 
+def template_calibration(template: ChallengeTemplate) -> TemplateCalibration:
+    """One template's measurement against its tier's band, and its open proposal."""
+    rows = _rows(CalibrationResult.objects.filter(template=template), _current_versions())
+    measurement = measure(rows)
+    proposal = propose(template=template.slug, tier=template.tier, measurement=measurement,
+                       bands=calibration_bands(), min_instances=config_value("calibration.min_instances"),
+                       min_median_seconds=calibration_min_median_seconds())
+    return TemplateCalibration(template, measurement, proposal,
+                               TierProposal.objects.filter(template=template, state=TierProposal.State.OPEN).first())
+
+
 # --- the timing prior -----------------------------------------------------------------------
 
 

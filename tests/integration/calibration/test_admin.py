@@ -57,6 +57,8 @@ def test_operator_imports_reviews_and_accepts_a_proposal(client):
     proposed = client.post("/admin/challenges/calibrationrun/propose/", follow=True).content.decode()
     assert "Proposals: 1 opened, 0 superseded, 0 unchanged." in proposed
     proposal = TierProposal.objects.get()
+    page = client.get(f"/admin/challenges/challengetemplate/{template.pk}/change/").content.decode()
+    assert "solve rate 100% (3/3 results on 3 instances" in page and "Open proposal:" in page
     response = client.post("/admin/challenges/tierproposal/", {
         "action": "accept", "_selected_action": [proposal.pk], "apply": "1",
         "reason": "solved by every solver in under a minute"}, follow=True)
