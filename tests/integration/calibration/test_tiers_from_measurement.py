@@ -199,3 +199,15 @@ def test_report_command_prints_measured_against_expected_per_tier(capsys):
     five_line = next(line for line in text.splitlines() if line.strip().startswith("5 "))
     assert five_line.split() == ["5", "5-15%", "83%", "5/6", "3", "48", "s"]
     assert "easy-five                tier 5: retier:" in text
+
+
+def test_solve_time_prior_reads_in_a_fixed_number_of_queries(django_assert_num_queries):
+    template = f.challenge_template(tier=3)
+    _import("run-a", template, ["11", "10", "01"], seconds=300)
+    bout = f.bout(tiers=(3, 3))
+    for challenge in bout.challenges.all():
+        f.solve(entry=f.entry(bout=bout, agent=f.agent()), challenge=challenge, seconds=420)
+    # Two settings, the calibration solves, the honest bout solves: however much data there is.
+    with django_assert_num_queries(4):
+        prior = solve_time_prior()
+    assert (prior[3].calibration_solves, prior[3].bout_solves, prior[3].distribution.median) == (4, 2, 300)
