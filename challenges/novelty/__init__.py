@@ -28,7 +28,9 @@ Code-level dedup (identifier-erased structure; see ``code.py``)
     ``code_signature(files) -> CodeSignature`` (non-test source only; ``to_dict``/``from_dict``),
     ``CodeIndex`` (MinHash + LSH banding, exact Jaccard/containment on candidates):
     ``.add(key, sig, at)``, ``.remove``, ``.expire``, ``.nearest(sig, k, exclude=) -> list[CodeMatch]``;
-    ``compare(a, b)``, ``shared_regions(candidate, earlier) -> list[SharedRegion]``.
+    ``compare(a, b)``, ``shared_regions(candidate, earlier) -> list[SharedRegion]``;
+    ``code_check(sig, window, hall_of_fame, thresholds=CodeThresholds(), enforcement=Enforcement)``
+    -> ``CodeDecision`` (verdict by the thresholds, effective verdict by the enforcement mode).
 
 Errors
     Every error is a ``NoveltyError`` with ``code``, ``message``, ``extra`` and
@@ -54,6 +56,7 @@ Rotation (Strategy 3)
 
 from .code import CodeIndex, CodeMatch, CodeSignature, SharedRegion, code_signature, shared_regions
 from .code import compare as code_compare
+from .code_decision import CodeDecision, CodeThresholds, Enforcement, code_check
 from .corpus import CATEGORIES, DEFAULT_CORPUS_PATH, CorpusEntry, corpus_set, dump_jsonl, load_corpus, parse_jsonl
 from .decision import Decision, Thresholds, Verdict, WindowPolicy, check, select_hall_of_fame
 from .errors import (
@@ -101,7 +104,11 @@ from .similarity import (
 )
 
 __all__ = [
+    "CodeDecision",
     "CodeIndex",
+    "CodeThresholds",
+    "Enforcement",
+    "code_check",
     "CodeMatch",
     "CodeSignature",
     "CodeSignatureError",
