@@ -181,7 +181,8 @@ class ReviewDecisionForm(forms.Form):
 
 @admin.register(FingerprintReview)
 class FingerprintReviewAdmin(admin.ModelAdmin):
-    list_display = ("id", "instance", "similarity", "nearest", "state", "created_at", "decided_by")
+    list_display = ("id", "instance", "similarity", "nearest", "code_similarity", "state", "created_at",
+                    "decided_by")
     list_filter = ("state",)
     list_select_related = ("instance__template", "decided_by")
     ordering = ("state", "created_at")
@@ -189,6 +190,13 @@ class FingerprintReviewAdmin(admin.ModelAdmin):
     @admin.display(description="Highest similarity", ordering="max_similarity")
     def similarity(self, obj: FingerprintReview) -> str:
         return formatting.decimal(obj.max_similarity)
+
+    @admin.display(description="Code similarity")
+    def code_similarity(self, obj: FingerprintReview) -> str:
+        if not obj.code:
+            return "-"
+        top = (obj.code.get("matches") or [{}])[0]
+        return f"{formatting.decimal(obj.code['score'])} ({top.get('label', '-')})"
 
     @admin.display(description="Nearest match")
     def nearest(self, obj: FingerprintReview) -> str:

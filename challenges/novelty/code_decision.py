@@ -22,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -118,10 +118,12 @@ def code_check(
     enforcement: Enforcement = Enforcement.ENFORCE,
     k: int = 5,
     exclude: int | None = None,
-    labels: dict[int, str] | None = None,
+    label: Callable[[int], str | None] | None = None,
 ) -> CodeDecision:
-    """Decide on ``candidate``'s code novelty (see the module docstring)."""
-    labels = labels or {}
+    """Decide on ``candidate``'s code novelty (see the module docstring).
+
+    ``label(key)`` names an earlier instance in the reasons (its key otherwise).
+    """
     found: list[CodeMatch] = []
     for source, value in (("window", window), ("hall_of_fame", hall_of_fame)):
         if value is not None:
@@ -136,7 +138,8 @@ def code_check(
         reasons.append(f"no earlier code within reach (closest below {thresholds.flag:.2f}); structurally novel"
                        if len(candidate) else "no source code to compare")
     else:
-        what = f"code structure {score:.3f} similar to {describe(top, labels.get(top.key))} ({top.explain()})"
+        what = f"code structure {score:.3f} similar to {describe(top, label(top.key) if label else None)} " \
+               f"({top.explain()})"
         if verdict is Verdict.REJECT:
             reasons.append(f"{what} is above the code reject threshold {thresholds.reject:.2f}")
         elif verdict is Verdict.FLAG:

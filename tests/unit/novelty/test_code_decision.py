@@ -23,7 +23,7 @@ def _index(**signatures):
 
 def test_a_renamed_copy_is_rejected_when_enforced_and_named_in_the_reason():
     window = _index(k7={"lib/sched.py": PY_A}, k8={"lib/total.py": PY_C})
-    decision = code_check(code_signature({"app/d.py": PY_B}), window, labels={7: "job-scheduler/python 1a2b"})
+    decision = code_check(code_signature({"app/d.py": PY_B}), window, label={7: "job-scheduler/python 1a2b"}.get)
     assert decision.verdict is Verdict.REJECT and decision.effective is Verdict.REJECT
     assert decision.score == 1.0 and decision.nearest.key == 7 and decision.nearest.source == "window"
     assert "recent instance job-scheduler/python 1a2b" in decision.reasons[0]
