@@ -15,13 +15,15 @@ For each template and language it prints the mean and max over its pairs ("withi
 and per language the same over pairs of *different* templates ("across"). It also
 replays each template's draws in order through the code thresholds (0.50 reject, 0.35
 review by default): the share of instances that code dedup would reject or flag
-against their earlier siblings if it were enforced.
+against their earlier siblings if it were enforced, and the share of different-template
+pairs whose code score reaches the review band (shared boilerplate).
 
 Targets (issue 11): within-template mean <= 0.35, max <= 0.50, in every language.
 The last line of output is one JSON object:
 {"languages": {lang: {"within_mean", "within_max", "across_mean", "across_max",
   "dedup_within_mean", "dedup_within_max", "dedup_across_mean", "dedup_across_max",
-  "would_reject_share", "would_flag_share"}}, "templates": {...}, "per": N, ...}
+  "across_pairs_in_flag_band", "would_reject_share", "would_flag_share"}}, "templates": {...},
+  "per": N, ...}
 """
 
 from __future__ import annotations
@@ -124,6 +126,8 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
         languages[language] = {
             "within_mean": wm, "within_max": wx, "across_mean": am, "across_max": ax,
             "dedup_within_mean": dwm, "dedup_within_max": dwx, "dedup_across_mean": dam, "dedup_across_max": dax,
+            "across_pairs_in_flag_band": round(sum(v >= args.flag for v in across_d) / len(across_d), 4)
+            if across_d else 0.0,
             "would_reject_share": round(rejected / later, 3) if later else 0.0,
             "would_flag_share": round(flagged / later, 3) if later else 0.0,
             "templates": len(keys), "within_pairs": len(within_j), "across_pairs": len(across_j),
