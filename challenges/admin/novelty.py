@@ -26,6 +26,7 @@ from challenges.models import (
 )
 from challenges.novelty import CorpusError
 from challenges.novelty.corpus import entry_from_dict
+from challenges.selectors.code_dedup import code_dedup_summary
 from challenges.selectors.novelty import corpus_summary, review_list_pending, review_pending_count
 from challenges.selectors.rotation import rotation_calendar
 from challenges.services.corpus import (
@@ -372,6 +373,13 @@ def _rotation_panel(request: HttpRequest) -> dict:
 register_panel(Panel(key="fingerprint-reviews", title="Fingerprint reviews pending",
                      template="admin/challenges/panels/reviews.html", context=_reviews_panel,
                      permission="challenges.view_fingerprintreview", order=30))
+def _code_dedup_panel(request: HttpRequest) -> dict:
+    return code_dedup_summary()
+
+
+register_panel(Panel(key="code-dedup", title="Code-level dedup",
+                     template="admin/challenges/panels/code_dedup.html", context=_code_dedup_panel,
+                     permission="challenges.view_fingerprintreview", order=32))
 register_panel(Panel(key="rotation-eligible", title="Templates eligible now",
                      template="admin/challenges/panels/rotation.html", context=_rotation_panel,
                      permission="challenges.view_rotationcalendar", order=31))

@@ -48,3 +48,31 @@ def code_regions_side_by_side(*, instance: ChallengeInstance, earlier: Challenge
                             if theirs else ("", False))
         shown.append({**region, "mine": left, "theirs": right, "cut": left_cut or right_cut})
     return shown
+
+
+def code_dedup_summary(*, now=None) -> dict[str, Any]:
+    """What code dedup is doing over the comparison window, for the staff dashboard.
+
+    Enforcement and thresholds as set, how many window instances were judged reject /
+    flag / accept by their code (whatever the enforcement did with it), and how many
+    have no signature (made before code dedup: ``manage.py code_dedup_backfill``).
+    """
+    from django.db.models import Count
+    from django.utils import timezone
+
+    from challenges.novelty_config import code_dedup_settings
+    from challenges.services.code_dedup import EXCLUDED_STATES, params_label
+
+    now = now or timezone.now()
+    config = code_dedup_settings()
+    window = ChallengeInstance.objects.filter(created_at__gte=config.window.window_start(now),
+                                              created_at__lte=now).exclude(state__in=EXCLUDED_STATES)
+    verdicts = dict(window.filter(dedup__has_key="code").values_list("dedup__code__verdict")
+                    .annotate(n=Count("pk")).values_list("dedup__code__verdict", "n"))
+    return {
+        "enforcement": str(config.enforcement), "reject_above": config.thresholds.reject,
+        "flag_from": config.thresholds.flag, "days": config.window.days,
+        "instances": window.count(),
+        "unsigned": window.exclude(code_signature__params=params_label()).count(),
+        "reject": verdicts.get("reject", 0), "flag": verdicts.get("flag", 0), "accept": verdicts.get("accept", 0),
+    }

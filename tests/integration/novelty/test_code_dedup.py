@@ -181,3 +181,20 @@ def test_backfill_signs_stored_workspaces_once_and_can_record_decisions(client):
     client.force_login(user)
     page = client.get(f"/admin/challenges/challengeinstance/{second.pk}/code-dedup/").content.decode()
     assert "class Calendar" in page and page.count("def book(self, start, end):") == 2
+
+
+def test_the_dashboard_says_what_code_dedup_would_do_and_what_is_unsigned(client, siblings):
+    _signed(siblings[0])
+    candidate = _signed(siblings[1])
+    code_dedup_record(instance=candidate, decision=code_dedup_check(
+        signature=code_signature_of(siblings[1]), exclude_instance_id=candidate.pk))
+    instance(fingerprint=unrelated())  # made before code dedup: no signature
+    user = User.objects.create_user("viewer", password="x" * 12, is_staff=True)
+    user.groups.add(Group.objects.get(name=VIEWER))
+    client.force_login(user)
+    page = " ".join(client.get("/admin/").content.decode().split())
+    assert "Code-level dedup" in page
+    assert "Enforcement <strong>observe</strong>: reject above 0.50, review from 0.35" in page
+    assert "3 instances by their code: <strong>1</strong> above the reject threshold, 0 in the review band" in page
+    assert "Not enforced: these were released." in page
+    assert "<strong>1 instance without a code signature</strong>" in page
