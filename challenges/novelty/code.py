@@ -479,20 +479,24 @@ class _QuerySet:
         size = 1 << max(4, (16 * len(values) - 1).bit_length())
         self.mask = np.uint64(size - 1)
         self.shift = np.uint64(64 - (size.bit_length() - 1))
-        present = set(values.tolist())
-        empty = 0
-        while empty in present:
-            empty += 1
+        empty = np.uint32(0)
+        while len(values) and np.any(values == empty):  # the empty marker must not be a member
+            empty += np.uint32(1)
         table = np.full(size, empty, dtype=np.uint32)
-        slots = self._slots(values).tolist()
-        longest = 0
-        for value, slot in zip(values.tolist(), slots, strict=True):
-            probe = 0
-            while table[(slot + probe) & (size - 1)] != empty:
-                probe += 1
-            table[(slot + probe) & (size - 1)] = value
-            longest = max(longest, probe)
-        self.table, self.probes = table, longest + 1
+        # Vectorised insertion in rounds: every value still pending tries its current slot;
+        # one value per free slot wins it, the others move one slot on.
+        pending, slots = values, self._slots(values)
+        rounds = 0
+        while len(pending):
+            free = np.flatnonzero(table[slots] == empty)
+            _, first = np.unique(slots[free], return_index=True)
+            winners = free[first]
+            table[slots[winners]] = pending[winners]
+            placed = np.zeros(len(pending), dtype=bool)
+            placed[winners] = True
+            pending, slots = pending[~placed], (slots[~placed] + np.uint64(1)) & self.mask
+            rounds += 1
+        self.table, self.probes, self.empty = table, max(rounds, 1), empty
 
     def _slots(self, values: np.ndarray) -> np.ndarray:
         with np.errstate(over="ignore"):
@@ -503,7 +507,7 @@ class _QuerySet:
         found = self.table[slots] == elements
         for probe in range(1, self.probes):
             found |= self.table[(slots + np.uint64(probe)) & self.mask] == elements
-        return found
+        return found & (elements != self.empty)  # the empty marker matches free slots, never a member
 
 
 class CodeIndex:

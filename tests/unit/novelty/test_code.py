@@ -284,3 +284,15 @@ def test_index_refuses_misuse():
     with pytest.raises(CodeSignatureError):
         index.add(3, code_signature({"a.py": PY_A}, w=5), NOW)
     assert len(index) == 1
+
+
+@pytest.mark.parametrize("size", [0, 1, 7, 600, 5000])
+def test_query_set_membership_is_exact(size):
+    from challenges.novelty.code import _QuerySet
+
+    rng = np.random.default_rng(size)
+    values = np.unique(np.concatenate([rng.integers(0, 2**32, size=size, dtype=np.uint32),
+                                       np.array([0, 1], dtype=np.uint32)[: min(size, 2)]]))
+    probes = np.concatenate([values, rng.integers(0, 2**32, size=20_000, dtype=np.uint32),
+                             np.arange(0, 40, dtype=np.uint32)])
+    assert np.array_equal(_QuerySet(values).contains(probes), np.isin(probes, values))
