@@ -3,7 +3,7 @@
 import pytest
 
 from challenges.models import ChallengeInstance, GenerationAttempt, InstanceCodeSignature
-from challenges.services.code_dedup import code_window_reset
+from challenges.services.code_dedup import code_signature_backfill, code_window_reset
 from challenges.services.generation import instance_generate, template_sync
 from core.services import config_set
 
@@ -32,6 +32,10 @@ def test_observed_code_similarity_is_recorded_and_generation_goes_on(template):
     assert "code similarity" in released.reason and "recorded only" in released.reason
     second.refresh_from_db()
     assert "code similarity" in second.state_reason
+    # The backfill signs the stored workspace; it must agree with what the pipeline signed.
+    signed = dict(InstanceCodeSignature.objects.values_list("instance_id", "data"))
+    assert code_signature_backfill(redo=True)["signed"] == 2
+    assert dict(InstanceCodeSignature.objects.values_list("instance_id", "data")) == signed
 
 
 def test_enforced_code_dedup_redraws_and_names_the_earlier_instance(template):
