@@ -1,6 +1,12 @@
 from challenges.models.catalogue import ChallengeTemplate, Lexicon
 from challenges.models.instances import ChallengeInstance, GenerationAttempt, GenerationRun
-from challenges.models.novelty import CorpusEntry, FingerprintReview, HallOfFameEntry, RotationCalendar
+from challenges.models.novelty import (
+    CorpusEntry,
+    FingerprintReview,
+    HallOfFameEntry,
+    InstanceCodeSignature,
+    RotationCalendar,
+)
 
 __all__ = ["ChallengeTemplate", "Lexicon", "ChallengeInstance", "GenerationAttempt", "GenerationRun",
-           "CorpusEntry", "FingerprintReview", "HallOfFameEntry", "RotationCalendar"]
+           "CorpusEntry", "FingerprintReview", "HallOfFameEntry", "InstanceCodeSignature", "RotationCalendar"]
