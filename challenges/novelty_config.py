@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from challenges.novelty import (
+    CodeThresholds,
+    Enforcement,
     NoveltyError,
     RefreshPolicy,
     RotationPolicy,
@@ -99,6 +101,19 @@ declare(
             validate=positive_int, group=_DEDUP),
     Setting("novelty.nearest_k", 5, "Nearest matches kept per comparison set to explain a decision.",
             validate=positive_int, group=_DEDUP),
+    Setting("novelty.code.reject_above", 0.50,
+            "Code-structure similarity (identifier-erased, max of Jaccard and containment) above which a new "
+            "instance is rejected and redrawn, when code dedup is enforced.",
+            validate=unit_interval, group=_DEDUP),
+    Setting("novelty.code.flag_from", 0.35,
+            "Code-structure similarity from which a new instance waits for manual review before release.",
+            validate=unit_interval, group=_DEDUP),
+    Setting("novelty.code.enforcement", "observe",
+            "What code dedup does with its verdict: 'enforce' redraws above the reject threshold and queues the "
+            "review band for review; 'review' queues both for review; 'observe' records and shows the decision "
+            "but lets generation go on. Observe by default: today's generator makes siblings of one template "
+            "~0.9 similar, so enforcing would stop generation after one instance per template and language.",
+            choices=("observe", "review", "enforce"), group=_DEDUP),
     Setting("rotation.cooldown_days", 14, "Days a template rests after one of its instances is released.",
             validate=non_negative_number, group=_ROTATION),
     Setting("rotation.family_window_days", 7, "Rolling window, in days, of the per-family release limit.",
@@ -186,6 +201,24 @@ def novelty_settings() -> NoveltySettings:
         window=WindowPolicy(days=values["window_days"], hall_of_fame_size=values["hall_of_fame_size"]),
         k=values["nearest_k"],
         weights_note=note,
+    ))
+
+
+@dataclass(frozen=True)
+class CodeDedupSettings:
+    thresholds: CodeThresholds
+    enforcement: Enforcement
+    window: WindowPolicy
+    k: int
+
+
+def code_dedup_settings() -> CodeDedupSettings:
+    values = config_values("novelty.")
+    return _policy(lambda: CodeDedupSettings(
+        thresholds=CodeThresholds(reject=values["code.reject_above"], flag=values["code.flag_from"]),
+        enforcement=Enforcement(values["code.enforcement"]),
+        window=WindowPolicy(days=values["window_days"], hall_of_fame_size=values["hall_of_fame_size"]),
+        k=values["nearest_k"],
     ))
 
 

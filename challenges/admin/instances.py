@@ -12,12 +12,14 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Count
 from django.http import HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404
+from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.text import Truncator
 
 from challenges.models import ChallengeInstance, ChallengeTemplate, GenerationAttempt, GenerationRun, Lexicon
+from challenges.selectors.code_dedup import code_regions_side_by_side
 from challenges.selectors.generation import generation_run_progress
 from challenges.selectors.rotation import rotation_calendar
 from challenges.services.generation import generation_run_request
@@ -260,7 +262,8 @@ class ChallengeInstanceAdmin(admin.ModelAdmin):
     search_fields = ("public_id", "template__slug", "lexicon_key")
     date_hierarchy = "created_at"
     readonly_fields = ("public_id", "template", "language", "tier", "state", "state_reason", "lexicon_key", "tech_stack",
-                       "uniqueness", "fingerprint_table", "dedup_table", "gates_table", "audit_table", "timings",
+                       "uniqueness", "fingerprint_table", "dedup_table", "code_dedup", "gates_table", "audit_table",
+                       "timings",
                        "workspace_sha256", "created_at", "released_at", "secrets_link")
     exclude = ("draw_sealed", "secrets_sealed", "workspace_sealed", "fingerprint", "dedup", "gates", "audit")
     inlines = [AttemptInline]
@@ -310,6 +313,14 @@ class ChallengeInstanceAdmin(admin.ModelAdmin):
         verdict = f"{obj.dedup.get('verdict', '—')}: " + "; ".join(obj.dedup.get("reasons", []))
         return format_html("<p>{}</p>{}", verdict, self._table(rows, ["set", "match", "similarity", "why"]))
 
+    @admin.display(description="code dedup")
+    def code_dedup(self, obj):
+        code = obj.dedup.get("code")
+        if not code:
+            return "not checked (instance made before code dedup; run manage.py code_dedup_backfill)"
+        compare = reverse("admin:challenges_challengeinstance_code_dedup", args=[obj.pk]) if code.get("regions") else ""
+        return render_to_string("admin/challenges/_code_dedup.html", {"code": code, "compare_url": compare})
+
     @admin.display(description="release gates")
     def gates_table(self, obj):
         rows = [(g["name"], "pass" if g["passed"] else "FAIL", "; ".join(g.get("reasons", [])) or "—",
@@ -328,7 +339,25 @@ class ChallengeInstanceAdmin(admin.ModelAdmin):
 
     def get_urls(self):
         return [path("<int:pk>/secrets/", self.admin_site.admin_view(self.secrets_view),
-                     name="challenges_challengeinstance_secrets")] + super().get_urls()
+                     name="challenges_challengeinstance_secrets"),
+                path("<int:pk>/code-dedup/", self.admin_site.admin_view(self.code_dedup_view),
+                     name="challenges_challengeinstance_code_dedup")] + super().get_urls()
+
+    def code_dedup_view(self, request, pk):
+        """The code this instance shares with its nearest earlier instance, side by side."""
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        instance = get_object_or_404(ChallengeInstance.objects.select_related("template"), pk=pk)
+        code = instance.dedup.get("code") or {}
+        nearest = (code.get("matches") or [None])[0]
+        earlier = (ChallengeInstance.objects.select_related("template").filter(pk=nearest["key"]).first()
+                   if nearest else None)
+        regions = code_regions_side_by_side(instance=instance, earlier=earlier, regions=code.get("regions", []))
+        return TemplateResponse(request, "admin/challenges/code_dedup.html", {
+            **self.admin_site.each_context(request), "title": f"Code {instance} shares with {earlier or '-'}",
+            "instance": instance, "earlier": earlier, "code": code, "regions": regions,
+            "opts": self.model._meta,
+        })
 
     def secrets_view(self, request, pk):
         if not request.user.has_perm(SECRETS_PERMISSION):

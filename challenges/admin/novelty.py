@@ -26,6 +26,7 @@ from challenges.models import (
 )
 from challenges.novelty import CorpusError
 from challenges.novelty.corpus import entry_from_dict
+from challenges.selectors.code_dedup import code_dedup_summary
 from challenges.selectors.novelty import corpus_summary, review_list_pending, review_pending_count
 from challenges.selectors.rotation import rotation_calendar
 from challenges.services.corpus import (
@@ -181,7 +182,8 @@ class ReviewDecisionForm(forms.Form):
 
 @admin.register(FingerprintReview)
 class FingerprintReviewAdmin(admin.ModelAdmin):
-    list_display = ("id", "instance", "similarity", "nearest", "state", "created_at", "decided_by")
+    list_display = ("id", "instance", "similarity", "nearest", "code_similarity", "state", "created_at",
+                    "decided_by")
     list_filter = ("state",)
     list_select_related = ("instance__template", "decided_by")
     ordering = ("state", "created_at")
@@ -189,6 +191,13 @@ class FingerprintReviewAdmin(admin.ModelAdmin):
     @admin.display(description="Highest similarity", ordering="max_similarity")
     def similarity(self, obj: FingerprintReview) -> str:
         return formatting.decimal(obj.max_similarity)
+
+    @admin.display(description="Code similarity")
+    def code_similarity(self, obj: FingerprintReview) -> str:
+        if not obj.code:
+            return "-"
+        top = (obj.code.get("matches") or [{}])[0]
+        return f"{formatting.decimal(obj.code['score'])} ({top.get('label', '-')})"
 
     @admin.display(description="Nearest match")
     def nearest(self, obj: FingerprintReview) -> str:
@@ -364,6 +373,13 @@ def _rotation_panel(request: HttpRequest) -> dict:
 register_panel(Panel(key="fingerprint-reviews", title="Fingerprint reviews pending",
                      template="admin/challenges/panels/reviews.html", context=_reviews_panel,
                      permission="challenges.view_fingerprintreview", order=30))
+def _code_dedup_panel(request: HttpRequest) -> dict:
+    return code_dedup_summary()
+
+
+register_panel(Panel(key="code-dedup", title="Code-level dedup",
+                     template="admin/challenges/panels/code_dedup.html", context=_code_dedup_panel,
+                     permission="challenges.view_fingerprintreview", order=32))
 register_panel(Panel(key="rotation-eligible", title="Templates eligible now",
                      template="admin/challenges/panels/rotation.html", context=_rotation_panel,
                      permission="challenges.view_rotationcalendar", order=31))

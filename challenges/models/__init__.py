@@ -1,8 +1,14 @@
 from challenges.models.calibration import CalibrationResult, CalibrationRun, TierProposal
 from challenges.models.catalogue import ChallengeTemplate, Lexicon
 from challenges.models.instances import ChallengeInstance, GenerationAttempt, GenerationRun
-from challenges.models.novelty import CorpusEntry, FingerprintReview, HallOfFameEntry, RotationCalendar
+from challenges.models.novelty import (
+    CorpusEntry,
+    FingerprintReview,
+    HallOfFameEntry,
+    InstanceCodeSignature,
+    RotationCalendar,
+)
 
 __all__ = ["ChallengeTemplate", "Lexicon", "ChallengeInstance", "GenerationAttempt", "GenerationRun",
-           "CorpusEntry", "FingerprintReview", "HallOfFameEntry", "RotationCalendar", "CalibrationRun",
-           "CalibrationResult", "TierProposal"]
+           "CorpusEntry", "FingerprintReview", "HallOfFameEntry", "InstanceCodeSignature", "RotationCalendar",
+           "CalibrationRun", "CalibrationResult", "TierProposal"]

@@ -61,6 +61,9 @@ class FingerprintReview(models.Model):
     reasons = models.JSONField(default=list)
     # Nearest matches: [{source, key, label, score, fields: [{field, similarity, weight, contribution}]}].
     matches = models.JSONField(default=list)
+    # The code-level dedup decision when it flagged (or would have rejected) the instance:
+    # {verdict, effective, enforcement, score, reasons, matches: [...], regions: [...]}.
+    code = models.JSONField(default=dict, blank=True)
     state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING, db_index=True)
     decided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -79,6 +82,25 @@ class FingerprintReview(models.Model):
 
     def __str__(self) -> str:
         return f"review {self.pk} of {self.instance_id}: {self.state}"
+
+
+class InstanceCodeSignature(models.Model):
+    """The identifier-erased code signature of an instance's non-test source.
+
+    ``data`` is ``challenges.novelty.CodeSignature.to_dict()`` (winnowed fingerprints with
+    their file and lines, and the MinHash sketch); ``params`` names the signature's
+    parameter set, so a change of parameters finds the rows a backfill must redo.
+    """
+
+    instance = models.OneToOneField(ChallengeInstance, on_delete=models.CASCADE, related_name="code_signature")
+    params = models.CharField(max_length=40, db_index=True)
+    data = models.JSONField()
+    fingerprints = models.PositiveIntegerField()
+    tokens = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"code signature of {self.instance_id} ({self.fingerprints} fingerprints)"
 
 
 class HallOfFameEntry(models.Model):

@@ -24,6 +24,14 @@ Window index (numpy; rebuilt from the database at worker start, then incremental
     ``.compact()``, ``.nearest(candidate, k, weights) -> list[Match]`` (bit-identical
     to the reference), ``.fingerprint(key)``, ``.keys()``, ``len()``.
 
+Code-level dedup (identifier-erased structure; see ``code.py``)
+    ``code_signature(files) -> CodeSignature`` (non-test source only; ``to_dict``/``from_dict``),
+    ``CodeIndex`` (MinHash + LSH banding, exact Jaccard/containment on candidates):
+    ``.add(key, sig, at)``, ``.remove``, ``.expire``, ``.nearest(sig, k, exclude=) -> list[CodeMatch]``;
+    ``compare(a, b)``, ``shared_regions(candidate, earlier) -> list[SharedRegion]``;
+    ``code_check(sig, window, hall_of_fame, thresholds=CodeThresholds(), enforcement=Enforcement)``
+    -> ``CodeDecision`` (verdict by the thresholds, effective verdict by the enforcement mode).
+
 Errors
     Every error is a ``NoveltyError`` with ``code``, ``message``, ``extra`` and
     ``as_dict()`` in the project's ``{"code", "message", "extra"}`` shape.
@@ -46,9 +54,13 @@ Rotation (Strategy 3)
     ``health_score(stats, policy)``.
 """
 
+from .code import CodeIndex, CodeMatch, CodeSignature, SharedRegion, code_signature, shared_regions
+from .code import compare as code_compare
+from .code_decision import CodeDecision, CodeThresholds, Enforcement, code_check
 from .corpus import CATEGORIES, DEFAULT_CORPUS_PATH, CorpusEntry, corpus_set, dump_jsonl, load_corpus, parse_jsonl
 from .decision import Decision, Thresholds, Verdict, WindowPolicy, check, select_hall_of_fame
 from .errors import (
+    CodeSignatureError,
     ConfigError,
     CorpusError,
     FingerprintError,
@@ -92,6 +104,18 @@ from .similarity import (
 )
 
 __all__ = [
+    "CodeDecision",
+    "CodeIndex",
+    "CodeThresholds",
+    "Enforcement",
+    "code_check",
+    "CodeMatch",
+    "CodeSignature",
+    "CodeSignatureError",
+    "SharedRegion",
+    "code_compare",
+    "code_signature",
+    "shared_regions",
     "CATEGORIES",
     "DEFAULT_CORPUS_PATH",
     "CorpusEntry",

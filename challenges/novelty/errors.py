@@ -42,3 +42,7 @@ class CorpusError(NoveltyError):
 
 class RotationError(NoveltyError):
     """Inconsistent rotation input (naive datetime, unknown template, ...)."""
+
+
+class CodeSignatureError(NoveltyError):
+    """A code signature is malformed or was built with other parameters than it is compared with."""

@@ -2,8 +2,10 @@
 
 rotation picks an eligible template → the engine draws every slot with a CSPRNG and
 builds the instance → fingerprint dedup against the window, hall of fame and known
-corpus (a collision redraws; after ``generation.max_collisions`` in a row the template
-is rotated away) → release gates (oracle, canaries, mutation adequacy, visible suite,
+corpus, and code-level dedup of the identifier-erased source against the window and the
+hall of fame (a collision of either redraws; after ``generation.max_collisions`` in a
+row the template is rotated away; ``novelty.code.enforcement`` decides whether the code
+verdict redraws, queues for review or is only recorded) → release gates (oracle, canaries, mutation adequacy, visible suite,
 static checks, history) → leak audit of the workspace as an agent would receive it →
 seal and store → release (or the manual-review queue when dedup flags it).
 
@@ -34,8 +36,15 @@ from challenges.engine.gates import GateConfig, validate
 from challenges.engine.model import registry
 from challenges.engine.templates import load_all
 from challenges.models import ChallengeInstance, ChallengeTemplate, GenerationAttempt, GenerationRun
-from challenges.novelty import Verdict
+from challenges.novelty import CodeDecision, Decision, Verdict
+from challenges.novelty.code_decision import combine
 from challenges.selectors.rotation import language_stack, rotation_evaluate
+from challenges.services.code_dedup import (
+    code_dedup_check,
+    code_dedup_record,
+    code_signature_of,
+    code_signature_store,
+)
 from challenges.services.instances import instance_release, instance_store
 from challenges.services.intake import template_activate_if_passing
 from challenges.services.novelty import decision_as_dict, fingerprint_check, fingerprint_review_open
@@ -155,13 +164,16 @@ def instance_generate(
             continue
         generation_seconds = time.perf_counter() - started
         decision = fingerprint_check(fingerprint=generated.fingerprint)
-        if decision.verdict is Verdict.REJECT:
+        signature = code_signature_of(generated.files)
+        code = code_dedup_check(signature=signature)
+        verdict = combine(decision.verdict, code.effective)
+        if verdict is Verdict.REJECT:
             collisions += 1
-            reason = f"collision {collisions}/{max_collisions}: " + "; ".join(decision.reasons)
+            reason = f"collision {collisions}/{max_collisions}: " + _dedup_reasons(decision, code, Verdict.REJECT)
             result.attempts.append(_log(run, chosen, lang, Outcome.COLLISION, reason, time.perf_counter() - started))
             if collisions >= max_collisions:
                 if template is not None:
-                    result.reason = f"{collisions} consecutive fingerprint collisions on {chosen.slug}"
+                    result.reason = f"{collisions} consecutive dedup collisions on {chosen.slug}"
                     return result
                 excluded.add(chosen.pk)
                 result.attempts.append(_log(run, chosen, lang, Outcome.ROTATED,
@@ -185,19 +197,25 @@ def instance_generate(
             instance = _store(chosen, _tier_in_force(chosen), generated, decision, report, audit, root,
                               {"generation_s": round(generation_seconds, 3), "gates_s": round(report.seconds, 3),
                                "total_s": round(time.perf_counter() - started, 3), "sandbox_runs": report.runs})
-        if decision.verdict is Verdict.FLAG:
-            fingerprint_review_open(instance=instance, decision=decision)
-            result.attempts.append(_log(run, chosen, lang, Outcome.FLAGGED, "; ".join(decision.reasons),
+            code_signature_store(instance=instance, signature=signature)
+            instance = code_dedup_record(instance=instance, decision=code)
+        if verdict is Verdict.FLAG:
+            fingerprint_review_open(instance=instance, decision=decision, code=code)
+            result.attempts.append(_log(run, chosen, lang, Outcome.FLAGGED, _dedup_reasons(decision, code, Verdict.FLAG),
                                         time.perf_counter() - started, instance))
             result.instance = instance
             return result
+        code_note = f"code similarity {code.score:.2f} ({code.verdict.value}, enforcement {code.enforcement.value})"
         if release:
             instance = instance_release(
                 instance=instance, by=None, actor_label="generator",
                 reason=f"all release gates passed, leak audit clean, dedup {decision.verdict.value} "
-                       f"(uniqueness {decision.uniqueness:.2f})",
+                       f"(uniqueness {decision.uniqueness:.2f}), {code_note}",
             )
-        result.attempts.append(_log(run, chosen, lang, Outcome.RELEASED, f"uniqueness {decision.uniqueness:.2f}",
+        released_reason = f"uniqueness {decision.uniqueness:.2f}; {code_note}"
+        if code.verdict is not Verdict.ACCEPT:
+            released_reason += ": " + "; ".join(code.reasons)
+        result.attempts.append(_log(run, chosen, lang, Outcome.RELEASED, released_reason,
                                     time.perf_counter() - started, instance))
         result.instance = instance
         return result
@@ -212,6 +230,16 @@ def _tier_in_force(template: ChallengeTemplate) -> int:
     set while the pipeline ran applies to this very instance.
     """
     return ChallengeTemplate.objects.values_list("tier", flat=True).get(pk=template.pk)
+
+
+def _dedup_reasons(decision: Decision, code: CodeDecision, verdict: Verdict) -> str:
+    """The reasons of whichever check (fingerprint, code or both) led to ``verdict``."""
+    parts = []
+    if decision.verdict is verdict:
+        parts.append("fingerprint: " + "; ".join(decision.reasons))
+    if code.effective is verdict:
+        parts.append("code: " + "; ".join(code.reasons))
+    return " | ".join(parts)
 
 
 def _store(template, tier, generated, decision, report, audit, root: Path, timings: dict[str, Any]) -> ChallengeInstance:

@@ -44,6 +44,7 @@ from django.utils import timezone
 
 from challenges.models import ChallengeInstance, CorpusEntry, FingerprintReview, HallOfFameEntry
 from challenges.novelty import (
+    CodeDecision,
     Decision,
     Fingerprint,
     FingerprintError,
@@ -54,6 +55,7 @@ from challenges.novelty import (
     check,
 )
 from challenges.novelty_config import NoveltySettings, novelty_settings
+from challenges.services.code_dedup import code_decision_as_dict
 from core.errors import Conflict, PermissionDenied, ValidationFailed
 from core.services import audit_event_record
 
@@ -334,11 +336,18 @@ def _label(match: Match, instances: dict[int, ChallengeInstance], corpus: dict[s
 
 
 @transaction.atomic
-def fingerprint_review_open(*, instance: ChallengeInstance, decision: Decision) -> FingerprintReview:
-    """Queue a flagged instance for manual review (idempotent while a review is pending)."""
-    if decision.verdict is not Verdict.FLAG:
+def fingerprint_review_open(*, instance: ChallengeInstance, decision: Decision,
+                            code: CodeDecision | None = None) -> FingerprintReview:
+    """Queue a flagged instance for manual review (idempotent while a review is pending).
+
+    Either check may have flagged it: the fingerprint ``decision``, or the ``code``-level
+    decision (whose matches and shared regions are kept on the review).
+    """
+    code_flagged = code is not None and code.effective is Verdict.FLAG
+    if decision.verdict is not Verdict.FLAG and not code_flagged:
         raise ValidationFailed(
-            f"Only flagged decisions are reviewed; this one is {decision.verdict}.", code="review_not_flagged",
+            f"Only flagged decisions are reviewed; this one is {decision.verdict}"
+            + (f" (code: {code.effective})" if code is not None else "") + ".", code="review_not_flagged",
             extra={"field": "decision"},
         )
     existing = FingerprintReview.objects.filter(instance=instance, state=FingerprintReview.State.PENDING).first()
@@ -348,16 +357,20 @@ def fingerprint_review_open(*, instance: ChallengeInstance, decision: Decision) 
     instances = ChallengeInstance.objects.select_related("template").in_bulk(instance_keys)
     corpus = CorpusEntry.objects.in_bulk([m.key for m in decision.matches if m.source == "corpus"], field_name="key")
     matches = [{**match_as_dict(m), "label": _label(m, instances, corpus)} for m in decision.matches]
+    reasons = [f"fingerprint: {reason}" for reason in decision.reasons]
+    if code is not None:
+        reasons += [f"code: {reason}" for reason in code.reasons]
     review = FingerprintReview(
-        instance=instance, verdict=str(decision.verdict), max_similarity=decision.max_similarity,
-        reasons=list(decision.reasons), matches=matches,
+        instance=instance, verdict=str(Verdict.FLAG), max_similarity=decision.max_similarity,
+        reasons=reasons, matches=matches, code=code_decision_as_dict(code) if code is not None else {},
     )
     review.full_clean()
     review.save()
     audit_event_record(
         verb="fingerprint_review.opened", target=review, actor_label="dedup",
-        after={"instance": instance.pk, "max_similarity": decision.max_similarity, "state": review.state},
-        reason="; ".join(decision.reasons),
+        after={"instance": instance.pk, "max_similarity": decision.max_similarity, "state": review.state,
+               "code_score": code.score if code is not None else None},
+        reason="; ".join(reasons),
     )
     return review
 

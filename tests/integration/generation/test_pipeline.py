@@ -58,7 +58,7 @@ def test_collisions_redraw_then_give_up_with_a_reason(templates):
     assert first is not None
     second = instance_generate(template=template, language="python")
     assert second.instance is None
-    assert second.reason == "2 consecutive fingerprint collisions on booking-ledger"
+    assert second.reason == "2 consecutive dedup collisions on booking-ledger"
     assert [a.outcome for a in second.attempts] == [GenerationAttempt.Outcome.COLLISION] * 2
     assert "above the reject threshold" in second.attempts[0].reason
     assert regeneration_rate(attempts=GenerationAttempt.objects.all()) == pytest.approx(2 / 3)

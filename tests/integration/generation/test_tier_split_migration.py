@@ -7,8 +7,8 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
-BEFORE = [("challenges", "0004_instance_judge_kit"), ("core", "0002_configoverride")]
-AFTER = [("challenges", "0005_template_tier_override"), ("core", "0002_configoverride")]
+BEFORE = [("challenges", "0005_code_signatures"), ("core", "0002_configoverride")]
+AFTER = [("challenges", "0006_template_tier_override"), ("core", "0002_configoverride")]
 
 
 @pytest.mark.slow

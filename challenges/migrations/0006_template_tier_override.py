@@ -31,7 +31,7 @@ def _carry_staff_tiers(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("challenges", "0004_instance_judge_kit"),
+        ("challenges", "0005_code_signatures"),
         ("core", "0001_initial"),
     ]
 

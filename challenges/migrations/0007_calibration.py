@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('challenges', '0005_template_tier_override'),
+        ('challenges', '0006_template_tier_override'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
