@@ -11,4 +11,6 @@ def schedules():
          "schedule_type": Schedule.QUARTERLY, "repeats": -1},
         {"name": "challenges.bug_class_too_easy_review", "func": "challenges.tasks.bug_class_too_easy_review",
          "schedule_type": Schedule.MONTHLY, "repeats": -1},
+        {"name": "challenges.tier_proposals_refresh", "func": "challenges.tasks.tier_proposals_refresh",
+         "schedule_type": Schedule.DAILY, "repeats": -1},
     ]

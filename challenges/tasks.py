@@ -23,6 +23,13 @@ def bug_class_too_easy_review() -> dict[str, Any]:
     return review()
 
 
+def tier_proposals_refresh() -> dict[str, Any]:
+    """Daily: compare every template's measured difficulty with its tier's band (idempotent)."""
+    from challenges.services.calibration import tier_proposals_refresh as refresh
+
+    return refresh(by=None, actor_label="scheduler")
+
+
 def generation_run_execute(run_id: int) -> str:
     from challenges.services.generation import generation_run_execute as execute
 

@@ -44,7 +44,7 @@ _make_season = season
 def challenge_template(*, tier: int = 1, slug: str | None = None) -> ChallengeTemplate:
     n = _n()
     return ChallengeTemplate.objects.create(
-        slug=slug or f"template-{n}", title=f"Template {n}", family="family", bug_class="class", tier=tier,
+        slug=slug or f"template-{n}", title=f"Template {n}", family="family", bug_class="class", spec_tier=tier,
         languages=["python"], state=ChallengeTemplate.State.ACTIVE,
     )
 

@@ -110,7 +110,7 @@ def write_workspace(root: Path) -> Path:
 def template(slug: str = "rooms-fixture", tier: int = 2) -> ChallengeTemplate:
     return ChallengeTemplate.objects.get_or_create(
         slug=slug, defaults={"title": "Rooms fixture", "family": "logic-boundary", "bug_class": "boundary",
-                             "tier": tier, "languages": ["python"], "state": ChallengeTemplate.State.ACTIVE},
+                             "spec_tier": tier, "languages": ["python"], "state": ChallengeTemplate.State.ACTIVE},
     )[0]
 
 

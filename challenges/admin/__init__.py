@@ -1,3 +1,3 @@
 """Staff admin for challenges, one module per sub-domain (imported here to register)."""
 
-from challenges.admin import instances, novelty  # noqa: F401
+from challenges.admin import calibration, instances, novelty  # noqa: F401

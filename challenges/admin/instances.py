@@ -46,6 +46,15 @@ class ReasonForm(forms.Form):
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3, "cols": 60}))
 
 
+class TierForm(ReasonForm):
+    tier = forms.TypedChoiceField(
+        choices=[("", "Follow the template's spec"), *((str(t), f"Tier {t}") for t in range(1, 6))],
+        coerce=int, empty_value=None, required=False,
+        help_text="Staff's tier: template sync never changes it, and the next generated instance carries it.",
+    )
+    field_order = ["tier", "reason"]
+
+
 class IntakeAdminMixin:
     """The substrate intake gate on the template page: scores with reasons, a re-check and a
     gated activation (both need the change permission; activation asks for a reason)."""
@@ -116,15 +125,16 @@ class IntakeAdminMixin:
 
 @admin.register(ChallengeTemplate)
 class ChallengeTemplateAdmin(IntakeAdminMixin, admin.ModelAdmin):
-    list_display = ("slug", "family", "bug_class", "tier", "language_list", "state", "weight_shown", "intake_rig",
-                    "instance_count")
+    list_display = ("slug", "family", "bug_class", "tier", "tier_source", "language_list", "state", "weight_shown",
+                    "intake_rig", "instance_count")
     list_filter = ("state", "family", "tier")
     search_fields = ("slug", "title", "bug_class")
-    readonly_fields = ("slug", "title", "family", "bug_class", "tier", "language_list", "state", "state_reason",
-                       "intake_scores", "intake_checked_at", "created_at", "updated_at")
-    fields = ("slug", "title", "family", "bug_class", "tier", "language_list", "state", "state_reason", "weight",
-              "intake_scores", "intake_checked_at", "created_at", "updated_at")
-    actions = ["generate_instances", "run_intake_check", "activate"]
+    readonly_fields = ("slug", "title", "family", "bug_class", "tier", "spec_tier", "tier_override", "measured",
+                       "language_list", "state", "state_reason", "intake_scores", "intake_checked_at", "created_at",
+                       "updated_at")
+    fields = ("slug", "title", "family", "bug_class", "tier", "spec_tier", "tier_override", "measured", "language_list",
+              "state", "state_reason", "weight", "intake_scores", "intake_checked_at", "created_at", "updated_at")
+    actions = ["generate_instances", "run_intake_check", "activate", "set_tier"]
 
     def has_add_permission(self, request):
         return False  # templates come from the engine's registry (template_sync)
@@ -146,6 +156,46 @@ class ChallengeTemplateAdmin(IntakeAdminMixin, admin.ModelAdmin):
     @admin.display(description="Rotation weight", ordering="weight")
     def weight_shown(self, obj):
         return formatting.decimal(obj.weight, 2)
+
+    @admin.display(description="Measured difficulty")
+    def measured(self, obj):
+        from challenges.selectors.calibration import template_calibration
+
+        try:
+            found = template_calibration(obj)
+        except ApplicationError as exc:
+            return exc.message
+        link = reverse("admin:challenges_calibration_overview")
+        if found.open_proposal is None:
+            return format_html('{} <a href="{}">(measured versus expected)</a>', found.proposal.reason, link)
+        return format_html('{} Open proposal: <a href="{}">{}</a>.', found.proposal.reason,
+                           reverse("admin:challenges_tierproposal_change", args=[found.open_proposal.pk]),
+                           found.open_proposal)
+
+    @admin.display(description="Tier from")
+    def tier_source(self, obj):
+        return "spec" if obj.tier_override is None else f"staff (spec {obj.spec_tier})"
+
+    @admin.action(description="Set the tier (with a reason)", permissions=["change"])
+    def set_tier(self, request, queryset):
+        from challenges.services.rotation import template_set_tier
+
+        form = TierForm(request.POST if "apply" in request.POST else None)
+        if "apply" in request.POST and form.is_valid():
+            done = 0
+            for template in queryset:
+                try:
+                    template_set_tier(template=template, tier=form.cleaned_data["tier"], by=request.user,
+                                      reason=form.cleaned_data["reason"])
+                    done += 1
+                except ApplicationError as exc:
+                    self.message_user(request, f"{template.slug}: {exc.message}", messages.ERROR)
+            self.message_user(request, f"Tier set on {formatting.plural(done, 'template')}.", messages.SUCCESS)
+            return None
+        return TemplateResponse(request, "admin/challenges/reason.html", {
+            **self.admin_site.each_context(request), "title": "Set the tier", "form": form,
+            "objects": queryset, "action": "set_tier",
+        })
 
     @admin.action(description="Generate instances from the selected templates", permissions=["change"])
     def generate_instances(self, request, queryset):

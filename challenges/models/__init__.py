@@ -1,3 +1,4 @@
+from challenges.models.calibration import CalibrationResult, CalibrationRun, TierProposal
 from challenges.models.catalogue import ChallengeTemplate, Lexicon
 from challenges.models.instances import ChallengeInstance, GenerationAttempt, GenerationRun
 from challenges.models.novelty import (
@@ -9,4 +10,5 @@ from challenges.models.novelty import (
 )
 
 __all__ = ["ChallengeTemplate", "Lexicon", "ChallengeInstance", "GenerationAttempt", "GenerationRun",
-           "CorpusEntry", "FingerprintReview", "HallOfFameEntry", "InstanceCodeSignature", "RotationCalendar"]
+           "CorpusEntry", "FingerprintReview", "HallOfFameEntry", "InstanceCodeSignature", "RotationCalendar",
+           "CalibrationRun", "CalibrationResult", "TierProposal"]

@@ -70,33 +70,31 @@ def template_sync(*, activate: bool = False, by: AbstractBaseUser | None = None)
 
     New templates arrive as drafts; with ``activate`` each new one is activated only if it
     passes the substrate intake gate (``template_activate_if_passing``), otherwise it stays a
-    draft whose ``state_reason`` says why. Metadata follows the code, while state and weight
-    stay what staff set.
+    draft whose ``state_reason`` says why. Sync writes only the engine-owned columns
+    (title, family, bug class, ``spec_tier``, languages); state, weight and the tier override are staff's and never touched,
+    so a tier set from measurement outlives every sync.
     """
     load_all()
     synced = []
     for slug, cls in sorted(registry().items()):
         spec = cls.spec
+        engine_values = {"title": spec.title, "family": spec.family, "bug_class": spec.bug_class,
+                         "spec_tier": spec.tier, "languages": list(spec.languages)}
         with transaction.atomic():
             template, created = ChallengeTemplate.objects.select_for_update().get_or_create(
-                slug=slug,
-                defaults={"title": spec.title, "family": spec.family, "bug_class": spec.bug_class, "tier": spec.tier,
-                          "languages": list(spec.languages), "state": ChallengeTemplate.State.DRAFT},
+                slug=slug, defaults={**engine_values, "state": ChallengeTemplate.State.DRAFT},
             )
-            changed = {
-                name: value for name, value in (("title", spec.title), ("family", spec.family),
-                                                ("bug_class", spec.bug_class), ("tier", spec.tier),
-                                                ("languages", list(spec.languages)))
-                if getattr(template, name) != value
-            }
+            changed = {name: value for name, value in engine_values.items() if getattr(template, name) != value}
             if changed:
                 before = {name: getattr(template, name) for name in changed}
                 for name, value in changed.items():
                     setattr(template, name, value)
                 template.save(update_fields=[*changed, "updated_at"])
+                template.refresh_from_db(fields=["tier"])
                 audit_event_record(verb="template.synced", target=template, actor=by, actor_label="engine registry",
                                    before=before, after=changed, reason="template code changed")
             elif created:
+                template.refresh_from_db(fields=["tier"])
                 audit_event_record(verb="template.registered", target=template, actor=by,
                                    actor_label="engine registry", after={"state": template.state},
                                    reason="registered by the engine")
@@ -196,7 +194,7 @@ def instance_generate(
                                             "; ".join(f"{f.check}: {f.message}" for f in audit.findings[:20]),
                                             time.perf_counter() - started))
                 continue
-            instance = _store(chosen, generated, decision, report, audit, root,
+            instance = _store(chosen, _tier_in_force(chosen), generated, decision, report, audit, root,
                               {"generation_s": round(generation_seconds, 3), "gates_s": round(report.seconds, 3),
                                "total_s": round(time.perf_counter() - started, 3), "sandbox_runs": report.runs})
             code_signature_store(instance=instance, signature=signature)
@@ -225,6 +223,15 @@ def instance_generate(
     return result
 
 
+def _tier_in_force(template: ChallengeTemplate) -> int:
+    """The template's tier now (staff's override, else the spec's), read fresh from the row.
+
+    Read at store time rather than from the object the run started with, so a tier staff
+    set while the pipeline ran applies to this very instance.
+    """
+    return ChallengeTemplate.objects.values_list("tier", flat=True).get(pk=template.pk)
+
+
 def _dedup_reasons(decision: Decision, code: CodeDecision, verdict: Verdict) -> str:
     """The reasons of whichever check (fingerprint, code or both) led to ``verdict``."""
     parts = []
@@ -235,9 +242,9 @@ def _dedup_reasons(decision: Decision, code: CodeDecision, verdict: Verdict) -> 
     return " | ".join(parts)
 
 
-def _store(template, generated, decision, report, audit, root: Path, timings: dict[str, Any]) -> ChallengeInstance:
+def _store(template, tier, generated, decision, report, audit, root: Path, timings: dict[str, Any]) -> ChallengeInstance:
     return instance_store(
-        template=template, language=generated.language, tier=generated.tier, lexicon_key=generated.draw.lexicon_key,
+        template=template, language=generated.language, tier=tier, lexicon_key=generated.draw.lexicon_key,
         tech_stack=list(generated.fingerprint.get("tech_stack", [])), fingerprint=generated.fingerprint,
         draw=generated.draw.to_dict(), secrets=generated.secrets_dict(), workspace_dir=root,
         gates={"passed": report.passed, "seconds": round(report.seconds, 3), "runs": report.runs,

@@ -158,16 +158,26 @@ def template_set_state(
 
 @transaction.atomic
 def template_set_tier(
-    *, template: ChallengeTemplate, tier: int, by: AbstractBaseUser | None, reason: str, actor_label: str = ""
+    *, template: ChallengeTemplate, tier: int | None, by: AbstractBaseUser | None, reason: str, actor_label: str = ""
 ) -> ChallengeTemplate:
+    """Set the staff tier override (``None`` clears it: the spec's tier applies again), audited.
+
+    The override is staff-owned: ``template_sync`` never writes it, and the next generated
+    instance carries the tier in force.
+    """
     reason = _reason(reason)
+    if tier is not None and (isinstance(tier, bool) or not isinstance(tier, int) or not 1 <= tier <= 5):
+        raise ValidationFailed("A tier is a whole number from 1 to 5.", code="tier_invalid", extra={"field": "tier"})
     template = ChallengeTemplate.objects.select_for_update().get(pk=template.pk)
-    before = template.tier
-    template.tier = tier
+    before = {"tier": template.tier, "tier_override": template.tier_override}
+    if template.tier_override == tier:
+        raise Conflict(f"{template.slug} already has tier override {tier}.", code="tier_unchanged")
+    template.tier_override = tier
     template.full_clean()
-    template.save(update_fields=["tier", "updated_at"])
+    template.save(update_fields=["tier_override", "updated_at"])
+    template.refresh_from_db(fields=["tier"])
     audit_event_record(verb="template.tier_changed", target=template, actor=by, actor_label=actor_label,
-                       before={"tier": before}, after={"tier": tier}, reason=reason)
+                       before=before, after={"tier": template.tier, "tier_override": tier}, reason=reason)
     return template
 
 

@@ -89,7 +89,7 @@ def challenge(db, agent_client, language):
     made = released(language)
     template = ChallengeTemplate.objects.get_or_create(
         slug=made.instance.template, defaults={"title": "t", "family": made.instance.family, "bug_class": "b",
-                                               "tier": made.instance.tier, "languages": [language],
+                                               "spec_tier": made.instance.tier, "languages": [language],
                                                "state": ChallengeTemplate.State.ACTIVE})[0]
     instance = instance_store(
         template=template, language=language, tier=made.instance.tier, lexicon_key=made.instance.draw.lexicon_key,

@@ -21,7 +21,8 @@ class Command(BaseCommand):
             row = calendar.get(template.pk)
             rows.append({
                 "slug": template.slug, "family": template.family, "bug_class": template.bug_class,
-                "tier": template.tier, "languages": template.languages, "state": template.state,
+                "tier": template.tier, "spec_tier": template.spec_tier, "tier_override": template.tier_override,
+                "languages": template.languages, "state": template.state,
                 "eligible_now": bool(row and row.eligible),
                 "next_eligible": row.next_eligible_at.isoformat() if row and row.next_eligible_at else None,
                 "binding_rule": row.binding_rule if row else ("not active" if template.state != "active" else None),

@@ -23,7 +23,7 @@ def test_sync_mirrors_the_engine_registry_idempotently(templates):
     assert count == len(templates)
     template_sync(activate=True)
     assert AuditEvent.objects.filter(verb="template.registered").count() == count
-    ChallengeTemplate.objects.filter(slug=next(iter(templates))).update(tier=5 if templates[next(iter(templates))].tier != 5 else 4)
+    ChallengeTemplate.objects.filter(slug=next(iter(templates))).update(spec_tier=5 if templates[next(iter(templates))].tier != 5 else 4)
     template_sync()
     assert AuditEvent.objects.filter(verb="template.synced").count() == 1
 

@@ -251,7 +251,7 @@ def test_screening_references_changes_no_score_or_reason():
 
 def test_a_template_the_engine_cannot_generate_is_refused_and_left_unchanged():
     orphan = ChallengeTemplate.objects.create(slug="no-engine-code", title="Orphan", family="boundary",
-                                              bug_class="off-by-one", tier=1, languages=["python"])
+                                              bug_class="off-by-one", spec_tier=1, languages=["python"])
     with pytest.raises(Conflict) as info:
         template_activate(template=orphan, by=None, reason="try")
     assert info.value.code == "intake_sample_failed" and info.value.extra["template"] == "no-engine-code"

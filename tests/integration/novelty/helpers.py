@@ -52,7 +52,7 @@ def template(*, slug: str | None = None, family: str = "boundary", languages: tu
              weight: float = 1.0, **fields: Any) -> ChallengeTemplate:
     n = next(_n)
     return ChallengeTemplate.objects.create(
-        slug=slug or f"tpl-{n}", title=f"Template {n}", family=family, bug_class=bug_class, tier=tier,
+        slug=slug or f"tpl-{n}", title=f"Template {n}", family=family, bug_class=bug_class, spec_tier=tier,
         languages=list(languages), state=state, weight=weight, **fields,
     )
 

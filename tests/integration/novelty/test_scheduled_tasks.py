@@ -95,8 +95,10 @@ def test_too_easy_bug_class_is_promoted_a_tier_after_three_months():
     easy.refresh_from_db()
     hard.refresh_from_db()
     assert (easy.tier, hard.tier) == (3, 2)
+    # The promotion is staff-side state (the tier override): a template sync cannot revert it.
+    assert (easy.spec_tier, easy.tier_override) == (2, 3)
     event = AuditEvent.objects.get(verb="template.tier_changed")
-    assert event.before == {"tier": 2} and event.after == {"tier": 3}
+    assert event.before == {"tier": 2, "tier_override": None} and event.after == {"tier": 3, "tier_override": 3}
     assert "too easy: solve rate at or above 80% for 3 months" in event.reason
     assert bug_class_too_easy_review(now=now)["skipped"] == "already reviewed this month"
 
@@ -136,13 +138,14 @@ def test_schedules_are_declared_and_created_idempotently():
 
     names = {s["name"] for s in schedules()}
     assert names == {"challenges.hall_of_fame_recompute", "challenges.template_pool_refresh",
-                     "challenges.bug_class_too_easy_review"}
+                     "challenges.bug_class_too_easy_review", "challenges.tier_proposals_refresh"}
     schedules_ensure()
     schedules_ensure()
     rows = dict(Schedule.objects.filter(name__in=names).values_list("name", "schedule_type"))
     assert rows == {"challenges.hall_of_fame_recompute": Schedule.DAILY,
                     "challenges.template_pool_refresh": Schedule.QUARTERLY,
-                    "challenges.bug_class_too_easy_review": Schedule.MONTHLY}
+                    "challenges.bug_class_too_easy_review": Schedule.MONTHLY,
+                    "challenges.tier_proposals_refresh": Schedule.DAILY}
 
 
 def test_refresh_keeps_a_draft_that_fails_the_intake_gate_now():
