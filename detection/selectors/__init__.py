@@ -1,0 +1,1 @@
+"""Reads for detection, split by sub-domain; import from the sub-modules."""

@@ -1,0 +1,1 @@
+"""Writes for detection, split by sub-domain; import from the sub-modules."""
