@@ -1,5 +1,6 @@
 """Detection records, split by sub-domain; import from here."""
 
+from detection.models.canaries import CanaryInteraction
 from detection.models.cases import (
     CaseApproval,
     CaseChecklistItem,
@@ -9,8 +10,9 @@ from detection.models.cases import (
     TemplateWatch,
     TemporaryThreshold,
 )
+from detection.models.signals import CompositeScore, SubmissionSignal
 
 __all__ = [
-    "CaseApproval", "CaseChecklistItem", "CaseScore", "CaseTimelineEntry", "ContaminationCase", "TemplateWatch",
-    "TemporaryThreshold",
+    "CanaryInteraction", "CaseApproval", "CaseChecklistItem", "CaseScore", "CaseTimelineEntry", "CompositeScore",
+    "ContaminationCase", "SubmissionSignal", "TemplateWatch", "TemporaryThreshold",
 ]

@@ -14,6 +14,7 @@ from django.db import models
 
 from challenges.models import ChallengeInstance, ChallengeTemplate
 from competition.models import Agent, Bout, Score, Submission
+from detection.models.signals import SubmissionSignal
 
 
 class ContaminationCase(models.Model):
@@ -59,6 +60,9 @@ class ContaminationCase(models.Model):
     bout = models.ForeignKey(Bout, null=True, blank=True, on_delete=models.PROTECT, related_name="contamination_cases")
     agents = models.ManyToManyField(Agent, blank=True, related_name="contamination_cases")
     submissions = models.ManyToManyField(Submission, blank=True, related_name="contamination_cases")
+    # The detection findings behind the case, linked (never copied): their values and
+    # evidence stay where the detectors wrote them.
+    signals = models.ManyToManyField(SubmissionSignal, blank=True, related_name="contamination_cases")
     parent = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="children",
                                help_text="The case this one was escalated from or merged into.")
     assignee = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
