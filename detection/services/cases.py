@@ -45,6 +45,7 @@ from detection.models import (
     CaseScore,
     CaseTimelineEntry,
     ContaminationCase,
+    SubmissionSignal,
     TemplateWatch,
     TemporaryThreshold,
 )
@@ -362,6 +363,7 @@ def case_open(
     bout: Bout | None = None,
     agents: Iterable[Agent] = (),
     submissions: Iterable[Submission] = (),
+    signals: Iterable[SubmissionSignal] = (),
     composite: float | None = None,
     summary: str = "",
     evidence_at: datetime | None = None,
@@ -388,7 +390,8 @@ def case_open(
                                extra={"field": "instance"})
     if not (title or "").strip():
         raise ValidationFailed("A case needs a title.", code="title_required", extra={"field": "title"})
-    submissions = list(submissions)
+    signals = list(signals)
+    submissions = list({s.pk: s for s in [*submissions, *(sig.submission for sig in signals)]}.values())
     agents = {a.pk: a for a in agents}
     for submission in submissions:
         agents.setdefault(submission.agent_id, submission.agent)
@@ -409,11 +412,13 @@ def case_open(
     )
     case.agents.set(agents.values())
     case.submissions.set(submissions)
+    case.signals.set(signals)
     effects = _apply_level(case, level, by=by, actor_label=actor_label, reason=reason)
     case.save(update_fields=["deadline_at", "overdue_step"])
     facts = {"level": level, "source": source, "composite": composite,
              "instance": instance.pk if instance else None, "template": template.pk if template else None,
              "agents": sorted(agents), "submissions": sorted(s.pk for s in submissions),
+             "signals": sorted(sig.pk for sig in signals),
              "deadline_at": case.deadline_at.isoformat() if case.deadline_at else None}
     _timeline(case, K.OPENED, f"Opened at {case.get_level_display()}: {reason}", by=by, actor_label=actor_label,
               **facts)
@@ -458,29 +463,88 @@ def _systemic_rule(*, by, actor_label: str) -> Case | None:
 
 @transaction.atomic
 def case_evidence_link(*, case: Case, agents: Iterable[Agent] = (), submissions: Iterable[Submission] = (),
-                       reason: str, by: AbstractBaseUser | None = None, actor_label: str = "") -> Case:
-    """Attach more agents and submissions to an open case (linked, not copied)."""
+                       signals: Iterable[SubmissionSignal] = (), reason: str, by: AbstractBaseUser | None = None,
+                       actor_label: str = "") -> Case:
+    """Attach more signals, submissions and agents to an open case (linked, not copied).
+    An L2 holds the newly affected scores, an L3 already holds every score of its instance."""
     reason = _reason(reason)
     _require(by, PERM_WORK, "work contamination cases", actor_label=actor_label, system_allowed=True)
     case = _locked(case)
     _open(case)
-    submissions = list(submissions)
-    agents = list(agents) + [s.agent for s in submissions]
+    signals = list(signals)
+    submissions = [*submissions, *(sig.submission for sig in signals)]
+    agents = [*agents, *(s.agent for s in submissions)]
     new_agents = sorted({a.pk for a in agents} - set(case.agents.values_list("pk", flat=True)))
     new_subs = sorted({s.pk for s in submissions} - set(case.submissions.values_list("pk", flat=True)))
-    if not new_agents and not new_subs:
+    new_signals = sorted({sig.pk for sig in signals} - set(case.signals.values_list("pk", flat=True)))
+    if not (new_agents or new_subs or new_signals):
         return case
     case.agents.add(*new_agents)
     case.submissions.add(*new_subs)
+    case.signals.add(*new_signals)
     effects = {}
     if case.level == L.INVESTIGATE:
         effects["scores_held"] = _hold(case, _affected_scores(case), under_review=False, by=by,
                                        actor_label=actor_label)
     _timeline(case, K.EVIDENCE, f"Evidence linked: {reason}", by=by, actor_label=actor_label, agents=new_agents,
-              submissions=new_subs, **effects)
+              submissions=new_subs, signals=new_signals, **effects)
     _audit(case, V_EVIDENCE, by=by, actor_label=actor_label, reason=reason,
-           after={"agents": new_agents, "submissions": new_subs})
+           after={"agents": new_agents, "submissions": new_subs, "signals": new_signals})
     return case
+
+
+def case_open_from_signals(
+    *,
+    signals: Iterable[SubmissionSignal],
+    reason: str,
+    composite: float | None = None,
+    level: int | None = None,
+    source: str = Case.Source.SIGNAL,
+    title: str = "",
+    actor_label: str = "detection",
+) -> list[Case]:
+    """Open (or grow) the cases a set of detection findings calls for; the entry point for
+    real-time composites and the post-bout batch.
+
+    ``level`` defaults to the band of ``composite`` (``cases.level_*_above``); below L1
+    nothing happens. Signals are grouped by challenge instance: an open case on the same
+    instance gets the new evidence linked and is raised if the new level is higher, so one
+    incident is one case however many signals fire. Returns the cases touched.
+    """
+    reason = _reason(reason)
+    signals = list(signals)
+    if level is None:
+        if composite is None:
+            raise ValidationFailed("Give a level or a composite score.", code="level_required",
+                                   extra={"field": "level"})
+        level = case_level_for(composite)
+    if level is None or not signals:
+        return []
+    by_instance: dict[int, list[SubmissionSignal]] = {}
+    rows = (SubmissionSignal.objects.filter(pk__in=[sig.pk for sig in signals])
+            .select_related("submission__agent", "submission__attempt__challenge__instance__template",
+                            "submission__attempt__challenge__bout").order_by("pk"))
+    for sig in rows:
+        by_instance.setdefault(sig.submission.attempt.challenge.instance_id, []).append(sig)
+    touched = []
+    for instance_id, group in sorted(by_instance.items()):
+        with transaction.atomic():
+            instance = group[0].submission.attempt.challenge.instance
+            existing = (Case.objects.select_for_update().filter(instance_id=instance_id, state=Case.State.OPEN)
+                        .exclude(level=L.SYSTEMIC).order_by("-level", "pk").first())
+            if existing is None:
+                kinds = sorted({sig.kind for sig in group})
+                touched.append(case_open(
+                    level=level, source=source, reason=reason, instance=instance, signals=group,
+                    composite=composite, by=None, actor_label=actor_label,
+                    title=title or f"{L(level).label.split(' ', 1)[1]}: {', '.join(kinds)}"[:200]))
+                continue
+            case_evidence_link(case=existing, signals=group, reason=reason, actor_label=actor_label)
+            if level > existing.level:
+                case_escalate(case=existing, to_level=level, by=None, actor_label=actor_label, composite=composite,
+                              reason=f"new evidence calls for {L(level).label}: {reason}")
+            touched.append(Case.objects.get(pk=existing.pk))
+    return touched
 
 
 # --- working a case ------------------------------------------------------------------------------

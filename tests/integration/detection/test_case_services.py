@@ -407,3 +407,45 @@ def test_reassign_policy_applies_to_l2_too(world, analyst, lead):
     svc.cases_enforce_deadlines(now=late + timedelta(hours=2))
     case.refresh_from_db()
     assert case.level == L.INVESTIGATE and case.assignee == lead
+
+
+# --- from detection findings ---------------------------------------------------------------------
+
+
+def _signal(submission, kind, value, source="realtime"):
+    from detection.models import SubmissionSignal
+
+    return SubmissionSignal.objects.create(submission=submission, kind=kind, source=source, value=value, weight=0.3,
+                                           evidence={"seconds": 30}, reason=f"{kind} fired")
+
+
+def test_signals_open_one_case_per_instance_and_escalate_it(world):
+    assert svc.case_open_from_signals(signals=[_signal(world.flagged, "solve_time", 0.5)], composite=0.15,
+                                      reason="composite") == []
+    assert not ContaminationCase.objects.exists()
+    fast = _signal(world.flagged, "canonical_match", 1.0)
+    (case,) = svc.case_open_from_signals(signals=[fast], composite=0.35, reason="composite 0.35",
+                                         actor_label="real-time detection")
+    assert (case.level, case.source, case.opened_label) == (L.FLAG, "signal", "real-time detection")
+    assert list(case.signals.all()) == [fast] and list(case.submissions.all()) == [world.flagged]
+    # Linked, not copied: the signal row stays the detectors' own.
+    assert case.title == "Flag: canonical_match"
+    other = world.bystander_score.submission
+    batch = _signal(other, "convergence", 0.9, source="batch")
+    (same,) = svc.case_open_from_signals(signals=[batch], level=L.INVESTIGATE, source="batch",
+                                         reason="post-bout convergence", actor_label="post-bout batch")
+    assert same.pk == case.pk and same.level == L.INVESTIGATE
+    assert sorted(same.signals.values_list("pk", flat=True)) == sorted([fast.pk, batch.pk])
+    assert sorted(same.agents.values_list("pk", flat=True)) == sorted([world.suspect.pk, world.bystander.pk])
+    assert world.states() == {"suspect": "provisional", "bystander": "provisional", "other": "provisional"}
+    assert sorted(same.held_scores.values_list("score_id", flat=True)) == sorted(
+        [world.suspect_score.pk, world.bystander_score.pk])
+    assert case_verbs(case) == ["case.opened", "case.evidence_linked", "case.escalated"]
+    # The same evidence again changes nothing.
+    events = AuditEvent.objects.count()
+    svc.case_open_from_signals(signals=[batch], level=L.INVESTIGATE, source="batch", reason="again",
+                               actor_label="post-bout batch")
+    assert AuditEvent.objects.count() == events
+    (quarantined,) = svc.case_open_from_signals(signals=[fast], composite=0.75, reason="composite 0.75")
+    assert quarantined.pk == case.pk and quarantined.level == L.QUARANTINE
+    assert ContaminationCase.objects.count() == 1
