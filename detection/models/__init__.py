@@ -1,4 +1,5 @@
 from detection.models.canaries import CanaryInteraction
+from detection.models.library import CanonicalFixEntry
 from detection.models.signals import CompositeScore, SubmissionSignal
 
-__all__ = ["SubmissionSignal", "CompositeScore", "CanaryInteraction"]
+__all__ = ["SubmissionSignal", "CompositeScore", "CanaryInteraction", "CanonicalFixEntry"]
