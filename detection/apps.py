@@ -6,8 +6,8 @@ class DetectionConfig(AppConfig):
     verbose_name = "Contamination detection"
 
     def ready(self) -> None:
-        # Declare the response protocol's settings; let open cases keep their scores from finalising.
-        from detection import cases_config  # noqa: F401
+        # Declare settings and register signals; let open cases keep their scores from finalising.
+        from detection import cases_config, config, signals  # noqa: F401
         from detection.services.cases import register_score_holds
 
         register_score_holds()

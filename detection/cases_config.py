@@ -1,10 +1,10 @@
 """Staff-editable numbers of the response protocol (spec 003 "Response Protocol").
 
-The level bands, review deadlines, escalation policy and the neutral reasons competitors
+The level bands are the composite thresholds ``detection.threshold.*``; the review deadlines, escalation policy and the neutral reasons competitors
 read are defaults staff can change in the admin; nothing here is a literal in the services.
 """
 
-from core.config import Setting, declare, non_negative_number, positive_int, unit_interval
+from core.config import Setting, declare, non_negative_number, positive_int
 
 GROUP = "contamination cases"
 OVERDUE_ACTIONS = ("raise_level", "reassign")
@@ -22,12 +22,6 @@ def _text(value):
 _text.kind = str  # type: ignore[attr-defined]
 
 declare(
-    Setting("cases.level_1_above", 0.2, "Composite contamination score above which an L1 flag case opens.",
-            validate=unit_interval, group=GROUP),
-    Setting("cases.level_2_above", 0.4, "Composite score above which a case is L2 (investigate, scores provisional).",
-            validate=unit_interval, group=GROUP),
-    Setting("cases.level_3_above", 0.7, "Composite score above which a case is L3 (quarantine, scoring halted).",
-            validate=unit_interval, group=GROUP),
     Setting("cases.l2_deadline_hours", 24.0, "Hours an L2 investigation has for its review.",
             validate=non_negative_number, group=GROUP),
     Setting("cases.l3_deadline_hours", 4.0, "Hours an L3 quarantine has for its full analysis.",

@@ -10,9 +10,10 @@ from detection.models.cases import (
     TemplateWatch,
     TemporaryThreshold,
 )
+from detection.models.library import CanonicalFixEntry
 from detection.models.signals import CompositeScore, SubmissionSignal
 
 __all__ = [
-    "CanaryInteraction", "CaseApproval", "CaseChecklistItem", "CaseScore", "CaseTimelineEntry", "CompositeScore",
-    "ContaminationCase", "SubmissionSignal", "TemplateWatch", "TemporaryThreshold",
+    "CanaryInteraction", "CanonicalFixEntry", "CaseApproval", "CaseChecklistItem", "CaseScore", "CaseTimelineEntry",
+    "CompositeScore", "ContaminationCase", "SubmissionSignal", "TemplateWatch", "TemporaryThreshold",
 ]

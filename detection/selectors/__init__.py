@@ -1,1 +1,17 @@
-"""Reads for detection, split by sub-domain; import from the sub-modules."""
+"""Reads for contamination detection, split by sub-domain; the real-time reads are re-exported."""
+
+from detection.selectors.realtime import (
+    BY,
+    MEASURED_LIMIT,
+    SUSPECT_ACTIONS,
+    TriggerRate,
+    canary_trigger_rates,
+    submission_detection,
+    submissions_missing_detection,
+    tier_solve_seconds,
+)
+
+__all__ = [
+    "BY", "MEASURED_LIMIT", "SUSPECT_ACTIONS", "TriggerRate", "canary_trigger_rates", "submission_detection",
+    "submissions_missing_detection", "tier_solve_seconds",
+]

@@ -341,12 +341,13 @@ def _halt_all_bouts(case: Case, *, by, actor_label: str, reason: str) -> list[in
 
 
 def case_level_for(composite: float) -> int | None:
-    """The level a composite contamination score calls for (None: below the L1 band)."""
-    if composite > config_value("cases.level_3_above"):
+    """The level a composite contamination score calls for (None: below the L1 band); the
+    bands are the composite thresholds ``detection.threshold.*``."""
+    if composite > config_value("detection.threshold.quarantine"):
         return L.QUARANTINE
-    if composite > config_value("cases.level_2_above"):
+    if composite > config_value("detection.threshold.flag"):
         return L.INVESTIGATE
-    if composite > config_value("cases.level_1_above"):
+    if composite > config_value("detection.threshold.log"):
         return L.FLAG
     return None
 
@@ -506,7 +507,7 @@ def case_open_from_signals(
     """Open (or grow) the cases a set of detection findings calls for; the entry point for
     real-time composites and the post-bout batch.
 
-    ``level`` defaults to the band of ``composite`` (``cases.level_*_above``); below L1
+    ``level`` defaults to the band of ``composite`` (``detection.threshold.*``); below L1
     nothing happens. Signals are grouped by challenge instance: an open case on the same
     instance gets the new evidence linked and is raised if the new level is higher, so one
     incident is one case however many signals fire. Returns the cases touched.
@@ -986,7 +987,7 @@ def case_threshold_tighten(*, case: Case, key: str, value: Any, by: AbstractBase
     _open(case)
     if case.level != L.SYSTEMIC:
         raise Conflict(f"{case.reference} is not an L4 systemic case.", code="level_mismatch")
-    if not (key.startswith("novelty.") or key.startswith("detection.") or key.startswith("cases.level_")):
+    if not key.startswith(("novelty.", "detection.")):
         raise ValidationFailed("Only novelty and detection thresholds can be tightened temporarily.",
                                code="setting_not_allowed", extra={"field": "key"})
     definition(key)
