@@ -851,8 +851,9 @@ def _template_outcome(case: Case, *, by, reason: str) -> Case:
 def case_replacement_generate(*, case_id: int, bout_id: int, contaminated_id: int, scope: str) -> int | None:
     """Generate a replacement for a contaminated instance and add it to the bout.
 
-    Instance scope draws again from the same template (falling back to rotation when the
-    template cannot release now); template scope lets rotation choose among other
+    Instance scope draws again from the same template, falling back to rotation (another
+    template) when the template cannot release now or every draw collides with the
+    contaminated one; template scope lets rotation choose among other
     templates. The pipeline's dedup compares the draw with every instance in the window,
     the contaminated one included (quarantined and retired instances stay in it); the
     replacement is also checked directly against the contaminated fingerprint.
@@ -872,10 +873,20 @@ def case_replacement_generate(*, case_id: int, bout_id: int, contaminated_id: in
     same_template = scope == "instance" and contaminated.template.state == ChallengeTemplate.State.ACTIVE
     result = instance_generate(template=contaminated.template if same_template else None,
                                language=contaminated.language if same_template else None)
+    first_try = ""
+    if same_template and (result.instance is None or result.instance.state != ChallengeInstance.State.RELEASED):
+        # Every draw of the template may sit too close to the contaminated one (dedup
+        # rejects them): let rotation pick another template, as the pipeline does.
+        first_try = result.reason or "no release from the same template"
+        result = instance_generate(template=None, language=contaminated.language)
     replacement = result.instance
     failure = ""
     if replacement is None or replacement.state != ChallengeInstance.State.RELEASED:
-        failure = result.reason or "the pipeline released no instance (it may wait for fingerprint review)"
+        last = result.attempts[-1] if result.attempts else None
+        failure = "; ".join(part for part in (
+            result.reason or "the pipeline released no instance",
+            f"last pass: {last.get_outcome_display().lower()}: {last.reason[:300]}" if last else "",
+        ) if part)
     elif replacement.template_id == contaminated.template_id and scope == "template":
         failure = "rotation chose the retired template"
     else:
@@ -902,8 +913,9 @@ def case_replacement_generate(*, case_id: int, bout_id: int, contaminated_id: in
         case.replacement_instances.add(replacement)
         affected = sorted(set(Score.objects.filter(challenge__instance=contaminated, challenge__bout=bout)
                               .values_list("entry__agent_id", flat=True)) | set(case.agents.values_list("pk", flat=True)))
+        note = f" (same template first: {first_try}; rotation chose another)" if first_try else ""
         _timeline(case, K.EFFECT, f"Replacement challenge added to bout {bout.handle} (position {challenge.position}); "
-                                  f"{len(affected)} affected agent(s) can start a fresh attempt",
+                                  f"{len(affected)} affected agent(s) can start a fresh attempt{note}",
                   actor_label="generator", marker=marker, bout=bout.pk, instance=replacement.pk,
                   challenge=challenge.pk, agents=affected)
         _audit(case, V_REPLACEMENT, actor_label="generator", reason="replacement for a contaminated challenge",
