@@ -807,6 +807,7 @@ def _running_bouts_with(challenges) -> list[int]:
 
 def _template_outcome(case: Case, *, by, reason: str) -> Case:
     from challenges.services.corpus import corpus_entry_create
+    from challenges.services.novelty import parse_fingerprint
     from challenges.services.rotation import template_retire_emergency
 
     template, instance = case.template, case.instance
@@ -827,7 +828,14 @@ def _template_outcome(case: Case, *, by, reason: str) -> Case:
         instance_set_state(instance=used, state=ChallengeInstance.State.RETIRED, by=by,
                            reason=f"{case.reference} template-level contamination: {reason}")
     corpus_key = f"case-{case.pk}-{template.slug}"[:100]
-    corpus = None
+    corpus, corpus_note = None, ""
+    if instance is not None:
+        try:
+            parse_fingerprint(instance.fingerprint)
+        except ValidationFailed as exc:
+            # Retiring and invalidating must not wait on a malformed fingerprint; say so instead.
+            corpus_note = f"fingerprint not added to the corpus: {exc.message}"
+            instance = None
     if instance is not None:
         corpus = corpus_entry_create(
             key=corpus_key, category=config_value("cases.corpus_category"),
@@ -841,7 +849,7 @@ def _template_outcome(case: Case, *, by, reason: str) -> Case:
             enqueue_on_commit("detection.tasks.case_replacement_generate", case.pk, bout_id, replaced, "template")
     return _resolve(case, Case.Outcome.TEMPLATE, by=by, reason=reason, template_retired=template.pk,
                     pool_instances_retired=retired["instances_retired"], scores_invalidated=invalidated,
-                    season=season_id, corpus_entry=corpus.key if corpus else None,
+                    season=season_id, corpus_entry=corpus.key if corpus else None, corpus_note=corpus_note,
                     replacements_queued_for_bouts=bouts)
 
 
@@ -871,17 +879,23 @@ def case_replacement_generate(*, case_id: int, bout_id: int, contaminated_id: in
     if CaseTimelineEntry.objects.filter(case=case, kind=K.EFFECT, data__marker=marker, data__bout=bout.pk).exists():
         return None
     same_template = scope == "instance" and contaminated.template.state == ChallengeTemplate.State.ACTIVE
-    result = instance_generate(template=contaminated.template if same_template else None,
-                               language=contaminated.language if same_template else None)
-    first_try = ""
-    if same_template and (result.instance is None or result.instance.state != ChallengeInstance.State.RELEASED):
-        # Every draw of the template may sit too close to the contaminated one (dedup
-        # rejects them): let rotation pick another template, as the pipeline does.
-        first_try = result.reason or "no release from the same template"
-        result = instance_generate(template=None, language=contaminated.language)
-    replacement = result.instance
-    failure = ""
-    if replacement is None or replacement.state != ChallengeInstance.State.RELEASED:
+    first_try = failure = ""
+    result = None
+    try:
+        result = instance_generate(template=contaminated.template if same_template else None,
+                                   language=contaminated.language if same_template else None)
+        if same_template and (result.instance is None
+                              or result.instance.state != ChallengeInstance.State.RELEASED):
+            # Every draw of the template may sit too close to the contaminated one (dedup
+            # rejects them): let rotation pick another template, as the pipeline does.
+            first_try = result.reason or "no release from the same template"
+            result = instance_generate(template=None, language=contaminated.language)
+    except (Conflict, ValidationFailed) as exc:  # e.g. rotation has no eligible template
+        failure = f"the pipeline refused: {exc.message}"
+    replacement = result.instance if result is not None else None
+    if failure:
+        replacement = None
+    elif replacement is None or replacement.state != ChallengeInstance.State.RELEASED:
         last = result.attempts[-1] if result.attempts else None
         failure = "; ".join(part for part in (
             result.reason or "the pipeline released no instance",
