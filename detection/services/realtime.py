@@ -26,7 +26,7 @@ from detection.analysis import read_workspace
 from detection.canaries import canary_touches
 from detection.composite import composite_score
 from detection.models import CanaryInteraction, CompositeScore, SubmissionSignal
-from detection.selectors import submissions_missing_detection, tier_solve_seconds
+from detection.selectors import submissions_missing_detection, submissions_on_prior, tier_solve_seconds
 from detection.services.library import canonical_library
 from detection.services.response import respond_to_composite
 from detection.signals import Canary, SignalResult, SubmissionFacts, TierSolveTimes, signals
@@ -134,12 +134,20 @@ def _canary_log(submission: Submission, facts: SubmissionFacts, settings: dict[s
 
 def detection_sweep(*, limit: int | None = None) -> dict[str, int]:
     """Score evaluated submissions the real-time task missed (lost message, crashed worker)
-    or whose verdict changed since (a rescore)."""
-    limit = limit or config_values("detection.")["sweep_batch"]
-    scored = skipped = 0
+    or whose verdict changed since (a rescore); then score again, in bouts still running,
+    the solves judged against the spec's prior whose tier now has a measured median."""
+    settings = config_values("detection.")
+    limit = limit or settings["sweep_batch"]
+    scored = skipped = recalibrated = 0
     for submission_id in submissions_missing_detection(limit=limit).values_list("pk", flat=True):
         if submission_detect(submission_id=submission_id) is None:
             skipped += 1
         else:
             scored += 1
-    return {"scored": scored, "skipped": skipped}
+    needed = settings["solve_time.min_samples"]
+    for signal in submissions_on_prior(limit=limit):
+        submission = signal.submission
+        measured = tier_solve_seconds(tier=signal.evidence.get("tier", 0), exclude_agent_id=submission.agent_id)
+        if len(measured) >= needed and submission_detect(submission_id=submission.pk) is not None:
+            recalibrated += 1
+    return {"scored": scored, "skipped": skipped, "recalibrated": recalibrated}

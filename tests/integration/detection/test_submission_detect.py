@@ -114,11 +114,25 @@ def test_errors_are_not_detected_and_the_sweep_scores_what_was_missed(challenge)
     queued = factories.submission(attempt=missed.attempt, seconds=10, result=Submission.Result.PENDING)
     assert submission_detect(submission_id=errored.pk) is None
     assert submission_detect(submission_id=queued.pk) is None
-    assert detection_sweep() == {"scored": 1, "skipped": 0}
+    assert detection_sweep() == {"scored": 1, "skipped": 0, "recalibrated": 0}
     assert CompositeScore.objects.filter(submission=missed).exists()
-    assert detection_sweep() == {"scored": 0, "skipped": 0}
+    assert detection_sweep() == {"scored": 0, "skipped": 0, "recalibrated": 0}
     # A rescore after detection makes it stale: the sweep scores it again.
     from django.utils import timezone
 
     Submission.objects.filter(pk=missed.pk).update(evaluation_finished_at=timezone.now())
-    assert detection_sweep() == {"scored": 1, "skipped": 0}
+    assert detection_sweep() == {"scored": 1, "skipped": 0, "recalibrated": 0}
+
+
+def test_the_sweep_scores_prior_judged_solves_again_once_the_tier_is_measured(challenge):
+    early = judged(challenge, patch=f.GOLD_PATCH, seconds=40, trace=CAREFUL)  # fast by the 35-minute prior
+    composite = submission_detect(submission_id=early.pk)
+    solve_time = SubmissionSignal.objects.get(submission=early, kind="solve_time")
+    assert solve_time.evidence["basis"] == "prior" and solve_time.value == 1.0
+    assert composite.action == CompositeScore.Action.LOG  # the prior alone never flags
+    _honest_field(challenge, count=20, seconds=30)  # median 125 s: 40 s is 32 % of it
+    assert detection_sweep()["recalibrated"] == 1
+    solve_time.refresh_from_db()
+    assert solve_time.evidence["basis"] == "measured" and solve_time.value == 0.0
+    assert CompositeScore.objects.get(submission=early).action == CompositeScore.Action.NONE
+    assert detection_sweep()["recalibrated"] == 0
