@@ -8,10 +8,11 @@ from detection.selectors.realtime import (
     canary_trigger_rates,
     submission_detection,
     submissions_missing_detection,
+    submissions_on_prior,
     tier_solve_seconds,
 )
 
 __all__ = [
     "BY", "MEASURED_LIMIT", "SUSPECT_ACTIONS", "TriggerRate", "canary_trigger_rates", "submission_detection",
-    "submissions_missing_detection", "tier_solve_seconds",
+    "submissions_missing_detection", "submissions_on_prior", "tier_solve_seconds",
 ]

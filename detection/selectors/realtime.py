@@ -39,6 +39,17 @@ def submissions_missing_detection(*, limit: int) -> QuerySet[Submission]:
             .order_by("evaluation_finished_at", "pk")[:limit])
 
 
+def submissions_on_prior(*, limit: int) -> QuerySet[SubmissionSignal]:
+    """Real-time solve-time findings that used the spec's prior, in bouts not yet closed,
+    oldest first: once their tier has a measured median they are scored again."""
+    from competition.models import Bout
+
+    return (SubmissionSignal.objects.filter(kind="solve_time", source=SubmissionSignal.Source.REALTIME,
+                                            evidence__basis="prior")
+            .exclude(submission__attempt__challenge__bout__state=Bout.State.CLOSED)
+            .select_related("submission").order_by("pk")[:limit])
+
+
 def submission_detection(*, submission: Submission) -> dict[str, Any]:
     """One submission's signals and composite, as staff and the command see them."""
     composite = CompositeScore.objects.filter(submission=submission).first()

@@ -49,7 +49,8 @@ class SolveTime(Signal):
         }
         said = f"Solved in {facts.solve_seconds:.1f} s, {ratio:.0%} of {basis} ({median:.1f} s)"
         if ratio < investigate_below:
-            trigger = "flag" if settings["solve_time.flag_on_investigate"] else "none"
+            trigger = "flag" if settings["solve_time.flag_on_investigate"] and (
+                source == "measured" or settings["solve_time.flag_on_prior"]) else "none"
             return SignalResult(value, evidence, f"{said}: under {investigate_below:.0%}, investigate.", trigger,
                                 f"solve under {investigate_below:.0%} of the tier median" if trigger != "none" else "")
         if ratio < flag_below:

@@ -39,7 +39,10 @@ def test_solve_time_uses_the_prior_until_enough_solves_and_says_so():
                                                 SETTINGS)
     assert result.evidence["basis"] == "prior" and result.evidence["median_seconds"] == 18 * 60
     assert "fewer than the 20 needed" in result.reason
-    assert result.value == 1.0 and result.trigger == "flag"
+    # Only a measured median flags by itself: the human-minute prior would flag every capable agent.
+    assert result.value == 1.0 and result.trigger == "none"
+    strict = get_signal("solve_time").evaluate(facts(solve_seconds=60.0), {**SETTINGS, "solve_time.flag_on_prior": True})
+    assert strict.trigger == "flag"
 
 
 def test_solve_time_uses_the_measured_median():
