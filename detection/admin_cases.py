@@ -25,7 +25,7 @@ from competition.models import Submission
 from core.dashboard import Panel, register_panel
 from core.errors import ApplicationError
 from detection.models import CaseChecklistItem, ContaminationCase
-from detection.selectors.cases import case_inbox
+from detection.selectors.cases import case_inbox, template_case_history
 from detection.services import cases as svc
 
 Case = ContaminationCase
@@ -231,6 +231,7 @@ class ContaminationCaseAdmin(admin.ModelAdmin):
             "held": case.held_scores.select_related("score__entry__agent", "score__challenge"),
             "replacements": case.replacement_instances.all(),
             "halted": case.halted_bouts.all(),
+            "history": template_case_history(case)[:20],
             "steps": [{"name": s, "form": forms_by_step[s],
                        "url": reverse("admin:detection_contaminationcase_step", args=[case.pk, s])} for s in offered],
             "overdue": case.state == Case.State.OPEN and case.deadline_at is not None

@@ -81,3 +81,11 @@ def templates_watched(*, now: datetime | None = None) -> QuerySet[TemplateWatch]
     """Templates under raised monitoring (an inconclusive review) right now."""
     now = now or timezone.now()
     return TemplateWatch.objects.filter(starts_at__lte=now, ends_at__gt=now).select_related("template")
+
+
+def template_case_history(case: Case) -> QuerySet[Case]:
+    """Earlier cases on the same template (the L2 checklist asks: flagged before?)."""
+    if case.template_id is None:
+        return Case.objects.none()
+    return (Case.objects.filter(template_id=case.template_id, opened_at__lt=case.opened_at)
+            .exclude(pk=case.pk).order_by("-opened_at"))
