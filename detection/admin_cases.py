@@ -13,6 +13,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
+from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -148,7 +149,8 @@ class ContaminationCaseAdmin(admin.ModelAdmin):
     list_filter = ("state", "level", "outcome", "source", ("assignee", admin.RelatedOnlyFieldListFilter))
     search_fields = ("title", "template__slug", "agents__name", "submissions__handle")
     list_select_related = ("template", "assignee")
-    ordering = ("state", "deadline_at", "-opened_at")
+    # Open cases first, the nearest deadline on top (cases without one after them) on every database.
+    ordering = ("state", F("deadline_at").asc(nulls_last=True), "-opened_at")
 
     @admin.display(description="Case", ordering="pk")
     def reference_link(self, obj):

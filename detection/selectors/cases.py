@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Avg, Count, QuerySet
+from django.db.models import Avg, Count, F, QuerySet
 from django.utils import timezone
 
 from detection.models import ContaminationCase, TemplateWatch
@@ -16,7 +16,7 @@ Case = ContaminationCase
 def case_list(*, open_only: bool = False) -> QuerySet[Case]:
     """Cases, open ones first by deadline (none last), then the newest."""
     rows = Case.objects.select_related("template", "instance", "bout", "assignee").order_by(
-        "state", "deadline_at", "-opened_at")
+        "state", F("deadline_at").asc(nulls_last=True), "-opened_at")
     if open_only:
         rows = rows.filter(state=Case.State.OPEN)
     return rows
