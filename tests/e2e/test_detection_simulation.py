@@ -59,8 +59,10 @@ def test_memoriser_and_canary_fixer_are_flagged_and_honest_solvers_are_not(live_
     # A small field: the tier's median is measured from 4 honest solves (a staff setting).
     config_set(key="detection.solve_time.min_samples", value=4, by=None, reason="small simulated field")
     bout = _bout()
-    run = simulation_run(agents=10, bout=bout, base_url=live_server.url, time_scale=0.2, seed=11,
-                         backoff_seconds=120, wait_seconds=300)
+    # Honest solvers think tier × 20–60 s scaled by 0.3 (18–54 s at tier 3); the memoriser
+    # answers in 0.2–1 s. Both pay the same server overheads (attempt, workspace download).
+    run = simulation_run(agents=10, bout=bout, base_url=live_server.url, time_scale=0.3, seed=11,
+                         backoff_seconds=120, wait_seconds=360)
     assert not Submission.objects.exclude(state=Submission.State.DONE).exists(), run.summary
     judged = Submission.objects.filter(result__in=[Submission.Result.SOLVED, Submission.Result.NOT_SOLVED])
     wait_for(lambda: CompositeScore.objects.count() >= judged.count(), timeout=240, what="real-time detection")
