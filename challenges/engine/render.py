@@ -15,9 +15,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from challenges.engine.errors import TemplateError
+from challenges.engine.prose import article
 
 _SITE = re.compile(r"\{\{!([A-Za-z_][\w.-]*)\}\}")
 _NAME = re.compile(r"\{\{([A-Za-z_][\w.]*)\}\}")
+_NAME_WITH_ARTICLE = re.compile(r"(?:(?<![\w$.])(?P<art>[Aa]n?)(?P<gap>[ \t]+))?\{\{(?P<key>[A-Za-z_][\w.]*)\}\}")
 _REGION = re.compile(r"\{\{([\[\]])\}\}")
 _OPEN, _CLOSE, _RSTART, _REND = "\ue000", "\ue001", "\ue002", "\ue003"
 _MARKERS = re.compile("[\ue000-\ue003]")
@@ -74,15 +76,22 @@ def _substitute_sites(text: str, snippets: Mapping[str, str], mark: set[str], or
 
 
 def _substitute_names(text: str, names: Mapping[str, str]) -> str:
+    """Names in; an article written just before a placeholder ("An {{event_h}}") is made
+    to fit the value it now precedes ("A weather report", "an invoice")."""
     def repl(m: re.Match[str]) -> str:
-        key = m.group(1)
+        key = m.group("key")
         if key == "imports":
             return m.group(0)
         if key not in names:
             raise TemplateError("template_name_unknown", f"no name {key!r}", field="names")
-        return str(names[key])
+        value = str(names[key])
+        art = m.group("art")
+        if art is None:
+            return value
+        fitted = article(value, capital=art[0].isupper()) if value[:1].isalnum() else art
+        return f"{fitted}{m.group('gap')}{value}"
 
-    return _NAME.sub(repl, text)
+    return _NAME_WITH_ARTICLE.sub(repl, text)
 
 
 def _substitute_region(text: str) -> str:

@@ -371,7 +371,7 @@ class OrderLifecycle(Template):
         flow = " → ".join(statuses)
         sections = [(
             "Lifecycle",
-            f"{nm['Entity_h']}s move forward one step at a time: {flow}. Until a {nm['entity_h']} "
+            f"{nm['entities_h'].capitalize()} move forward one step at a time: {flow}. Until a {nm['entity_h']} "
             f"reaches `{statuses[k]}` it may be cancelled (`{nm['cancelled']}`); from `{statuses[k]}` "
             f"on it is committed and can only move forward. The {nm['owner_h']} is charged when a "
             f"{nm['entity_h']} becomes `{statuses[1]}` and refunded if it is cancelled afterwards. "
