@@ -25,7 +25,9 @@ _IRREGULAR = {"read": "read", "give": "gave", "make": "made", "keep": "kept", "s
               "write": "wrote", "let": "let", "set": "set", "put": "put", "build": "built", "send": "sent",
               "take": "took", "hold": "held", "begin": "began"}
 _DOUBLE = re.compile(r"^[^aeiou]*[aeiou][bdgmnprt]$")
-_AND_VERBS = ("expand", "add", "update", "document", "remove", "rename", "read", "wire", "track", "export")
+_AND_VERBS = ("expand", "add", "update", "document", "remove", "rename", "read", "wire", "track", "export",
+              "confirm", "release", "cancel", "reschedule", "list", "flush", "close", "complete", "fail", "claim",
+              "submit", "validate", "refund", "charge")
 _STOP = {"the", "a", "an", "and", "with", "of", "for", "to", "in", "on", "from", "per", "by", "at", "its"}
 
 
@@ -103,8 +105,17 @@ class CommitVoice:
             return subject
         if self.voice == "past":
             first, _, rest = subject.partition(" ")
-            rest = re.sub(r"\band (" + "|".join(_AND_VERBS) + r")\b", lambda m: f"and {past_tense(m.group(1))}", rest)
-            return f"{past_tense(first)} {rest}".strip()
+            verb, tail = re.match(r"([A-Za-z]+)(.*)", first).groups() if first[:1].isalpha() else (first, "")
+            text = f"{past_tense(verb)}{tail} {rest}".strip()
+            # A leading run of verbs ("Place, confirm and release holds") all change tense;
+            # so does a second clause ("... and expand the README").
+            pos = len(past_tense(verb))
+            chain = re.compile(r"(,? (?:and )?)(" + "|".join(_AND_VERBS) + r")\b")
+            while (m := chain.match(text, pos)) is not None:
+                text = text[:m.start(2)] + past_tense(m.group(2)) + text[m.end(2):]
+                pos = m.start(2) + len(past_tense(m.group(2)))
+            return re.sub(r"\band (expand|add|update|document) the\b",
+                          lambda m: f"and {past_tense(m.group(1))} the", text)
         if self.voice == "terse":
             text = _lower_first(subject)
             return re.sub(r"^(add|update|document) the ", r"\1 ", text)

@@ -190,6 +190,18 @@ def test_readme_and_changelog_layouts_vary_across_projects():
 def test_past_tense():
     assert [past_tense(v) for v in ("Add", "Retry", "Wrap", "Read", "Parse", "Give")] == [
         "Added", "Retried", "Wrapped", "Read", "Parsed", "Gave"]
+    voice = CommitVoice(random.Random(1), "x", "past")
+    assert voice.subject("feature", "Place, confirm and release holds") == "Placed, confirmed and released holds"
+    assert voice.subject("feature", "Add the scheduler: submit, claim") == "Added the scheduler: submit, claim"
+    assert voice.subject("docs", "Document the x module and expand the README") == (
+        "Documented the x module and expanded the README")
+
+
+def test_sample_data_is_the_domains_own():
+    for instance in _instances(range(1)):
+        for path, text in instance.files.items():
+            assert not re.search(r"[A-Z][a-z]+ [A-Z][a-z]+ (north|south|east|annex|depot|first|second|[ABC])['\"]",
+                                 text), (instance.template, path)
 
 
 # -- times ------------------------------------------------------------------------

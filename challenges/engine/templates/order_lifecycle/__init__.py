@@ -129,7 +129,8 @@ class OrderLifecycle(Template):
             "log_phrase": phrases[ctx.rng.randrange(len(phrases))],
             **self._style_names(ctx, pascal(entity)),
             "owner_a": labels[0], "owner_b": labels[1],
-            "label_a": f"{labels[2]} first", "label_b": f"{labels[2]} second",
+            # Sample labels as the domain writes them, not suffixed variants of one another.
+            "label_a": labels[2], "label_b": labels[1],
         }
 
     @staticmethod
