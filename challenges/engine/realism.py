@@ -93,10 +93,37 @@ class _WarningEveryCall(ast.NodeVisitor):
     visit_AsyncFunctionDef = visit_FunctionDef
 
 
+_JS_FUNCTION = re.compile(r"^(?P<indent>[ \t]*)(?:async\s+)?(?:function\s+)?(?P<name>[A-Za-z_$][\w$]*)\s*\([^)]*\)\s*\{\s*$")
+_JS_WARN = re.compile(r"^(?:console|(?:this\.)?_?logger)(?:\?\.|\.)(?:warn|error)\(")
+
+
+def _js_warnings(path: str, text: str) -> list[str]:
+    """JavaScript functions and methods whose body itself (not a branch) logs a warning."""
+    lines = text.splitlines()
+    problems = []
+    for index, line in enumerate(lines):
+        m = _JS_FUNCTION.match(line)
+        if not m or m.group("name") in ("if", "for", "while", "switch", "catch") \
+                or FAILURE_HANDLER.search(m.group("name")):
+            continue
+        indent = m.group("indent")
+        for number, body in enumerate(lines[index + 1:], start=index + 2):
+            if body.startswith(indent + "}") and not body.startswith(indent + " "):
+                break
+            stripped = body[len(indent):]
+            if stripped[:1] in (" ", "\t") and stripped.strip() and \
+                    len(stripped) - len(stripped.lstrip()) == 2 and _JS_WARN.match(stripped.strip()):
+                problems.append(f"{path}:{number}: {m.group('name')}() logs a warning on every call")
+    return problems
+
+
 def warning_problems(files: dict[str, str], sources: Iterable[str]) -> list[str]:
-    """Warnings logged unconditionally by a function of the shipped source (Python)."""
+    """Warnings logged unconditionally by a function of the shipped source."""
     problems: list[str] = []
     for path in sorted(sources):
+        if path.endswith(".js") and path in files:
+            problems += _js_warnings(path, files[path])
+            continue
         if not path.endswith(".py") or path not in files:
             continue
         try:

@@ -102,6 +102,9 @@ def test_warning_on_every_call_and_dead_settings_are_refused():
     files["pkg/b.py"] = "PAGE = settings['page_size']\n"
     assert [p.split(":")[2].strip() for p in warning_problems(files, ["pkg/a.py"])] == [
         "close() logs a warning on every call"]
+    js = ("class Writer {\n  close() {\n    this._logger?.warn(`closed`);\n    if (odd) {\n      console.warn('odd');\n"
+          "    }\n  }\n\n  fail(job) {\n    console.warn('failed');\n  }\n}\n")
+    assert warning_problems({"src/w.js": js}, ["src/w.js"]) == ["src/w.js:3: close() logs a warning on every call"]
     assert dead_settings(files, ["pkg/a.py", "pkg/b.py"]) == [
         "config/settings.json: 'window_model' is documented but no source reads it"]
 
