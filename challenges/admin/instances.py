@@ -18,7 +18,14 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.text import Truncator
 
-from challenges.models import ChallengeInstance, ChallengeTemplate, GenerationAttempt, GenerationRun, Lexicon
+from challenges.models import (
+    ChallengeInstance,
+    ChallengeTemplate,
+    ContributorName,
+    GenerationAttempt,
+    GenerationRun,
+    Lexicon,
+)
 from challenges.selectors.code_dedup import code_regions_side_by_side
 from challenges.selectors.generation import generation_run_progress
 from challenges.selectors.rotation import rotation_calendar
@@ -475,6 +482,21 @@ class GenerationAttemptAdmin(admin.ModelAdmin):
     @admin.display(description="Took", ordering="seconds")
     def took(self, obj):
         return formatting.duration(obj.seconds)
+
+
+@admin.register(ContributorName)
+class ContributorNameAdmin(admin.ModelAdmin):
+    """The registry of names generated histories use (read-only: the pipeline writes it)."""
+
+    list_display = ("full_name", "surname", "instance", "created_at")
+    search_fields = ("full_name", "surname")
+    readonly_fields = ("full_name", "surname", "instance", "created_at")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 def _generation_panel(request):

@@ -4,8 +4,8 @@
 tar.gz whose bytes depend only on the content: members sorted by path, parent
 directories listed explicitly, fixed ownership (``ArchiveOptions.uid/gid`` and
 neutral ``uname/gname``), modes 0644/0755 (0755 only for files executable in
-the source), one plausible fixed ``mtime`` for every member, and a gzip header
-with that same mtime and no file name.  Nothing of the host (user, group,
+the source), one plausible fixed ``mtime`` for every member (or per-member times
+from ``mtimes``), and a gzip header with ``mtime`` and no file name.  Nothing of the host (user, group,
 inode, timestamps) survives.  With ``include_git`` the repository's ``.git`` is
 included; its index is rewritten with the stat fields zeroed (they hold host
 uid/gid, inode and timestamps; git re-hashes such entries and reports a clean
@@ -157,15 +157,17 @@ def build_archive(
     mtime: int = DEFAULT_MTIME,
     include_git: bool = False,
     options: ArchiveOptions = ArchiveOptions(),
+    mtimes: Mapping[str, int] | None = None,
 ) -> bytes:
     """A deterministic tar.gz of ``source`` under ``top_dir/`` (see the module docstring).
 
     ``top_dir`` should come from ``OpaqueNames.workspace_dir``; it must be one
-    plain path segment.
+    plain path segment. ``mtimes`` gives members (by path below ``top_dir``) their own
+    modification time, e.g. when the history last changed a file; the rest get ``mtime``.
     """
     if not top_dir or "/" in top_dir or top_dir in (".", "..") or "\\" in top_dir or "\x00" in top_dir:
         raise ArchiveError("top_dir_invalid", f"top_dir must be one path segment, got {top_dir!r}", field="top_dir")
-    if mtime < 0:
+    if mtime < 0 or any(t < 0 for t in (mtimes or {}).values()):
         raise ArchiveError("mtime_invalid", "mtime must be >= 0", field="mtime")
     if isinstance(source, Mapping):
         entries = _entries_from_mapping(source, include_git)
@@ -179,7 +181,7 @@ def build_archive(
         for entry in members:
             name = top_dir if not entry.path else f"{top_dir}/{entry.path}"
             info = tarfile.TarInfo(name)
-            info.mtime = mtime
+            info.mtime = (mtimes or {}).get(entry.path, mtime) if entry.path else mtime
             info.uid, info.gid = options.uid, options.gid
             info.uname, info.gname = options.uname, options.gname
             if entry.kind == "dir":

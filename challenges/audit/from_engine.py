@@ -16,8 +16,9 @@ from what the engine recorded:
 * fact tokens with their anchors, the gold-fixed region, every hidden text
   (oracle files, gold and alternative patches, gold-fixed files, canary map,
   draw) and the oracle paths;
-* the synthetic identity pool of the engine's history writer plus the
-  sandbox's synthetic identity (what oracle runs and agents commit as);
+* the identities the engine drew for the project (authors, committers, the
+  clone owner pinned in the local config) plus the sandbox's synthetic identity
+  (what oracle runs and agents commit as);
 * residue declarations from the template's ``residue_paths``.
 
 Host identity and platform paths default to ``detect_host_identity()`` and
@@ -63,16 +64,12 @@ def lexicon_words(lexicon_key: str) -> frozenset[str]:
     return frozenset(found)
 
 
-def synthetic_identity_pool(project: str) -> frozenset[str]:
-    """Every identity the engine's history writer can draw for ``project``, plus the sandbox's."""
-    from challenges.engine.history import FIRST_NAMES, LAST_NAMES
+def synthetic_identity_pool(instance: Any) -> frozenset[str]:
+    """Every identity the engine drew for ``instance``'s project (its contributors and the
+    clone owner of the local config), plus the sandbox's."""
     from challenges.sandbox.env import SYNTHETIC_GIT_EMAIL, SYNTHETIC_GIT_NAME
 
-    domain = f"{project.replace('_', '')}.dev"
-    pool = {f"{first} {last} <{first.lower()}.{last.lower()}@{domain}>" for first in FIRST_NAMES
-            for last in LAST_NAMES}
-    pool.add(f"{SYNTHETIC_GIT_NAME} <{SYNTHETIC_GIT_EMAIL}>")
-    return frozenset(pool)
+    return instance.history.identities() | {f"{SYNTHETIC_GIT_NAME} <{SYNTHETIC_GIT_EMAIL}>"}
 
 
 def _code_vocabulary(instance: Any, term: str) -> bool:
@@ -135,7 +132,7 @@ def context_for_instance(
     return AuditContext(
         catalogue_terms=catalogue_terms(instance, instance_id=instance_id) + tuple(extra_terms),
         fact_tokens=tuple(FactToken(phrase, tuple(anchors)) for phrase, anchors in instance.fact_tokens),
-        identity_pool=synthetic_identity_pool(instance.draw.project_name),
+        identity_pool=synthetic_identity_pool(instance),
         host_names=host.names,
         host_emails=host.emails,
         gold_regions=(region,),
@@ -160,22 +157,32 @@ def substrate_for_instance(instance: Any) -> Substrate:
 def write_workspace(instance: Any, dest: Path | str) -> Path:
     """Write the agent-visible workspace (a git repository checked out at HEAD) into ``dest``.
 
-    The repository's local config pins the sandbox's synthetic identity (spec 002, layer
-    one), so a commit made by anything that does not inherit the sandbox environment is
-    still synthetic, never the host's.
+    The repository is its maintainer's own clone: the local config pins their synthetic
+    identity (spec 002, layer one), so a commit made by anything that does not inherit the
+    sandbox environment is still synthetic, never the host's, and the identity is one a
+    reader of the history expects there.
     """
     from dulwich.repo import Repo
 
-    from challenges.sandbox.env import SYNTHETIC_GIT_EMAIL, SYNTHETIC_GIT_NAME
-
     root = instance.history.write(Path(dest))
+    owner = instance.history.owner
     repo = Repo(str(root))
     config = repo.get_config()
-    config.set((b"user",), b"name", SYNTHETIC_GIT_NAME.encode())
-    config.set((b"user",), b"email", SYNTHETIC_GIT_EMAIL.encode())
+    config.set((b"user",), b"name", owner.name.encode())
+    config.set((b"user",), b"email", owner.email.encode())
     config.write_to_path()
     repo.close()
     return root
+
+
+def workspace_archive(instance: Any, root: Path | str, *, top_dir: str) -> bytes:
+    """The deterministic archive of a written workspace, its times consistent with history:
+    files carry the time the owner's checkout last wrote them, the rest the packing time."""
+    from challenges.audit.archive import build_archive
+    from challenges.engine.history import archive_mtime, member_times
+
+    return build_archive(root, top_dir=top_dir, include_git=True, mtime=archive_mtime(instance.history),
+                         mtimes=member_times(instance.history))
 
 
 def audit_instance(instance: Any, workdir: Path | str, **context_options: Any) -> AuditReport:

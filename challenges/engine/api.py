@@ -7,7 +7,7 @@ export commands) calls; none of them touches the database.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from challenges.engine.draw import Draw, make_draw
@@ -32,17 +32,19 @@ def draw(
     rng: random.Random | None = None,
     *,
     lexicons: Sequence[Any] | None = None,
+    avoid_surnames: Collection[str] = (),
 ) -> Draw:
     """Draw every slot of ``template`` for ``language`` with a CSPRNG (``rng`` for tests).
 
-    Lexicons the template cannot use cleanly (``Template.accepts``) are skipped.
+    Lexicons the template cannot use cleanly (``Template.accepts``) are skipped;
+    ``avoid_surnames`` are surnames other projects use (never drawn again).
     """
     tpl = get_template(template) if isinstance(template, str) else template
     pool = list(lexicons) if lexicons is not None else list(available_lexicons())
     usable = [lex for lex in pool if tpl.accepts(LexiconView.of(lex))]
     if not usable:
         raise DrawError("lexicons_unusable", f"no lexicon suits {tpl.spec.slug}", field="lexicons")
-    return make_draw(tpl.spec, language, usable, rng)
+    return make_draw(tpl.spec, language, usable, rng, avoid_surnames=avoid_surnames)
 
 
 def rebuild(draw_json: str, *, lexicon: Any = None) -> GeneratedInstance:

@@ -12,16 +12,20 @@ import keyword
 import random
 import secrets
 import sys
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from challenges.engine.errors import DrawError
 
-ENGINE_VERSION = "1"
+# 2: contributors recorded in the draw, non-linear history, reflogs and sample hooks,
+# README/CHANGELOG/commit styles drawn per project.
+ENGINE_VERSION = "2"
 # History start window (UTC epoch seconds): 2023-01-02 .. 2025-09-01.
 TIME_BASE_RANGE: tuple[int, int] = (1672617600, 1756684800)
 HERRING_PROBABILITY = 0.6
+# How many people a project's history has (inclusive bounds).
+PEOPLE_RANGE: tuple[int, int] = (3, 6)
 
 
 @dataclass(frozen=True)
@@ -40,11 +44,14 @@ class Draw:
     time_base: int = TIME_BASE_RANGE[0]
     engine_version: str = ENGINE_VERSION
     template_version: str = "1"
+    # The project's contributors: (given name, surname, locale group); the first maintains it.
+    people: tuple[tuple[str, str, str], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["red_herrings"] = list(self.red_herrings)
         data["canaries"] = list(self.canaries)
+        data["people"] = [list(p) for p in self.people]
         return data
 
     def to_json(self) -> str:
@@ -68,6 +75,7 @@ class Draw:
                 time_base=int(data["time_base"]),
                 engine_version=str(data.get("engine_version", ENGINE_VERSION)),
                 template_version=str(data.get("template_version", "1")),
+                people=tuple(tuple(str(x) for x in p) for p in data.get("people", ())),
             )
         except KeyError as exc:
             raise DrawError("draw_invalid", f"draw is missing {exc.args[0]!r}", field=str(exc.args[0])) from exc
@@ -101,8 +109,14 @@ def make_draw(
     *,
     time_base_range: tuple[int, int] = TIME_BASE_RANGE,
     herring_probability: float = HERRING_PROBABILITY,
+    avoid_surnames: Collection[str] = (),
 ) -> Draw:
-    """Draw every slot of ``spec`` (a TemplateSpec) for ``language``."""
+    """Draw every slot of ``spec`` (a TemplateSpec) for ``language``.
+
+    ``avoid_surnames``: surnames other projects already use (the registry of used
+    names); the project's people are drawn without them.
+    """
+    from challenges.engine.history import draw_people
     from challenges.engine.naming import LexiconView
 
     rnd = rng if rng is not None else secrets.SystemRandom()
@@ -132,4 +146,5 @@ def make_draw(
         history_seed=rnd.getrandbits(63),
         time_base=rnd.randint(*time_base_range),
         template_version=spec.version,
+        people=draw_people(rnd, rnd.randint(*PEOPLE_RANGE), avoid=avoid_surnames),
     )

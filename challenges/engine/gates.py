@@ -19,6 +19,11 @@ Gates (issue 4, "Release gates"):
 - ``static`` (5): Python compiles and passes a neutral, config-free ruff run;
   JavaScript passes ``node --check``; every recorded patch applies strictly and
   the fixes reproduce exactly the files the other gates validated.
+- ``realism``: what would make the project recognisable as generated, checked
+  mechanically (``challenges.engine.realism``): grammar of its prose, error names that
+  fit what they are raised for, warnings logged on every call, settings no code reads,
+  contributor names other projects already use (``used_names``/``used_surnames``), and
+  commit, reflog and file times in order.
 
 Every test run gets its own temporary workspace; runs are spread over
 ``GateConfig.workers`` threads (the sandbox runs one process per run). Hidden-suite
@@ -31,7 +36,7 @@ from __future__ import annotations
 import re
 import tempfile
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -230,6 +235,8 @@ def validate(
     allow_unsafe: bool = False,
     config: GateConfig | None = None,
     runner: Callable[[_Job], _Outcome] | None = None,
+    used_names: Collection[str] = (),
+    used_surnames: Collection[str] = (),
 ) -> GateReport:
     """Run every release gate; never raises for a failing gate (reasons are recorded).
 
@@ -297,10 +304,19 @@ def validate(
         _mutation_gate(mutant_list, judged, cfg, mutant_error or (kit_reasons[0] if kit_reasons else None)),
         _visible_gate(instance, outcomes),
         static_result[0],
+        realism_gate(instance, used_names=used_names, used_surnames=used_surnames),
     ]
     report = GateReport(results, time.perf_counter() - started, len(jobs))
     report.kit = kit if report.passed else None
     return report
+
+
+def realism_gate(instance: GeneratedInstance, *, used_names: Collection[str] = (),
+                 used_surnames: Collection[str] = ()) -> GateResult:
+    from challenges.engine.realism import check
+
+    reasons, counts = check(instance, used_names=used_names, used_surnames=used_surnames)
+    return GateResult("realism", not reasons, reasons, {"problems": counts})
 
 
 def _judge_all(suite: ProbeSuite | None, compile_error: str | None,

@@ -10,6 +10,7 @@ with its feature and no commit ever holds the fixed region.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 from dataclasses import dataclass
@@ -21,13 +22,15 @@ from challenges.engine.draw import ENGINE_VERSION, Draw
 from challenges.engine.emitters.base import Emitter, ProjectInfo, Release, ScaffoldState, get_emitter
 from challenges.engine.errors import DrawError, TemplateError
 from challenges.engine.fingerprint import build_fingerprint
-from challenges.engine.history import History, Snapshot, build_history, schedule
+from challenges.engine.history import MAIN, History, Snapshot, build_history, schedule
 from challenges.engine.instance import CanaryRecord, FixRecord, GeneratedInstance, GoldRegion, HerringRecord
 from challenges.engine.ir import Blueprint, Module
 from challenges.engine.model import TemplateSpec, get_template
-from challenges.engine.naming import LexiconView, Namer, human
+from challenges.engine.naming import LexiconView, Namer, generic_error, human, pascal
 from challenges.engine.patches import unified_diff
+from challenges.engine.prose import fix_articles
 from challenges.engine.render import expand_to_lines, line_span, render
+from challenges.engine.styles import CommitVoice, handle_of
 
 MIN_COMMITS = 8
 MAX_COMMITS = 30
@@ -36,6 +39,7 @@ SPLIT_TESTS_PROBABILITY = 0.45
 UNDOCUMENTED_MODULES = 2
 CONTEXT_SEED_SALT = 0x5EED_C0DE
 HISTORY_SEED_SALT = 0x0415_7021
+VOICE_SEED_SALT = 0x0B0D_1E55
 
 
 def resolve_lexicon(key: str, lexicon: Any = None) -> LexiconView:
@@ -131,66 +135,70 @@ def _check_blueprint(spec: TemplateSpec, draw: Draw, bp: Blueprint) -> None:
                 raise bad("imports", f"{module.key} imports {imp.module} before it exists in history")
 
 
+# Optional history shapes (each drawn per project from the history seed).
+BRANCH_PROBABILITY = 0.35
+REVERT_PROBABILITY = 0.3
+TYPO_PROBABILITY = 0.35
+# A README word and the slip a hurried author makes in it.
+TYPOS = (("configuration", "configuraton"), ("necessary", "neccessary"), ("separately", "seperately"),
+         ("environment", "enviroment"), ("available", "availble"), ("receive", "recieve"),
+         ("requires", "requries"), ("default", "defualt"), ("editable", "editible"), ("settings", "settigns"),
+         ("whether", "wether"), ("until", "untill"))
+# A requirement bump that was taken back (language -> path, before, after, subject, reason).
+BUMPS = {
+    "python": ("pyproject.toml", 'requires-python = ">=3.10"', 'requires-python = ">=3.11"',
+               "Require Python 3.11", "The deployment image still runs Python 3.10."),
+    "javascript": ("package.json", '"node": ">=18"', '"node": ">=20"',
+                   "Require Node.js 20", "CI and one deployment still run Node.js 18."),
+}
+
+
+def _tweak_pattern(old: str) -> re.Pattern[str]:
+    """``old`` as a whole word: never inside a path, a file name or a longer word."""
+    return re.compile(r"(?<![\w/.-])" + re.escape(old) + r"(?![\w/-]|\.\w)")
+
+
+def _apply_tweaks(files: dict[str, str], tweaks: tuple[tuple[str, str, str], ...]) -> dict[str, str]:
+    for path, old, new in tweaks:
+        if path in files:
+            files[path] = _tweak_pattern(old).sub(new, files[path], count=1)
+    return files
+
+
 def _plan_history(
     bp: Blueprint, lay: _Layout, draw: Draw, shipped: dict[str, str], before: dict[str, str]
 ) -> tuple[History, str | None, str]:
-    """Build the commit sequence; returns (history, suspicious commit id, final version)."""
-    rng = random.Random(draw.history_seed ^ HISTORY_SEED_SALT)
-    herring = next((h for h in bp.red_herrings if h.kind == "suspicious-commit"), None)
-    steps: list[dict[str, Any]] = []
-    state: dict[str, Any] = {"features": (), "tests": (), "docs": False, "herring": herring is None,
-                             "releases": (), "pending": ()}
-    # A few early modules first land without their module documentation, which the
-    # documentation commit adds: files evolve instead of appearing fully formed.
-    docs_at = len(bp.features) // 2
-    early = {f.key for f in bp.features[: docs_at + 1]}
-    bug_path = next((lay.paths[m.key] for m in bp.modules if "{{!" + bp.bug.site + "}}" in m.text), None)
-    candidates = [m for m in bp.modules if m.feature in early and lay.paths[m.key] != bug_path
-                  and _strip_leading_doc(m.text, lay.emitter.language) != m.text]
-    undocumented = rng.sample(candidates, min(UNDOCUMENTED_MODULES, len(candidates)))
-    undocumented_paths = {lay.paths[m.key] for m in undocumented}
-
-    def push(kind: str, message: str, **changes: Any) -> None:
-        state.update(changes)
-        steps.append({"kind": kind, "message": message, **state})
-
-    def release() -> None:
-        version = f"0.{len(state['releases']) + 1}.0"
-        push("release", f"Release {version}", releases=state["releases"] + ((version, state["pending"]),),
-             pending=())
-
-    push("scaffold", "Initial project layout")
-    for index, feature in enumerate(bp.features):
-        tests_here = [m for m in bp.tests if m.feature == feature.key]
-        split = bool(tests_here) and rng.random() < SPLIT_TESTS_PROBABILITY
-        tests = state["tests"] if split else state["tests"] + (feature.key,)
-        push("feature", feature.message, features=state["features"] + (feature.key,), tests=tests,
-             pending=state["pending"] + (feature.changelog,))
-        if split:
-            stems = " and ".join(sorted({human(m.stem) for m in tests_here}))
-            push("tests", f"Add tests for {stems}", tests=state["tests"] + (feature.key,))
-        if index == docs_at:
-            names = " and ".join(sorted(human(m.stem) for m in undocumented))
-            message = (f"Document the {names} module{'s' if len(undocumented) > 1 else ''} and expand the README"
-                       if undocumented else "Expand README with usage and configuration notes")
-            push("docs", message, docs=True)
-        if 0 < index < len(bp.features) - 1 and rng.random() < RELEASE_PROBABILITY:
-            release()
-    if herring is not None:
-        push("herring", herring.message, herring=True)
-    if state["pending"]:
-        release()
-    while len(steps) < MIN_COMMITS:
-        # Short histories get the housekeeping a real project accumulates.
-        filler = ("Tidy module docstrings", "Clarify configuration defaults in README")[len(steps) % 2]
-        steps.insert(len(steps) - 1, {**steps[-2], "kind": "chore", "message": filler})
-    if len(steps) > MAX_COMMITS:
+    """Build the commit graph; returns (history, suspicious commit id, final version)."""
+    for extras in (True, False):
+        steps, voice = _plan_steps(bp, lay, draw, extras)
+        if len(steps) <= MAX_COMMITS:
+            break
+    else:
         raise TemplateError("history_too_long", f"{len(steps)} commits (max {MAX_COMMITS})", field="features")
-    plan = schedule(len(steps), seed=draw.history_seed, time_base=draw.time_base, project=bp.package)
+    merges = {i for i, st in enumerate(steps) if len(st["parents"] or ()) > 1}
+    # The maintainer merges and cuts releases.
+    maintained = merges | {i for i, st in enumerate(steps) if st["kind"] == "release"}
+    follow: dict[int, int] = {}
+    for i, st in enumerate(steps):
+        if st["branch"] != MAIN and i and steps[i - 1]["branch"] == st["branch"]:
+            follow[i] = follow.get(i - 1, i - 1)
+    plan = schedule(len(steps), seed=draw.history_seed, time_base=draw.time_base, project=bp.package,
+                    people=draw.people, merges=maintained, follow=follow)
+    handles = {stamp.author.name: handle_of(stamp.author.name, random.Random(f"{draw.history_seed}:{stamp.author.name}"))
+               for stamp in plan}
+    for i, st in enumerate(steps):
+        st["branch"] = st["branch"].replace("{handle}", handles[plan[i].author.name])
+    # Merge messages name the branch author's forge handle; revert bodies the reverted id.
+    for i, st in enumerate(steps):
+        if i in merges:
+            tip = st["parents"][1]
+            author = plan[tip].author
+            local = plan[tip].committer == plan[0].author
+            st["message"] = voice.merge(steps[tip]["branch"], steps[tip]["subject"], handles[author.name], local)
     snapshots: list[Snapshot] = []
     suspicious: str | None = None
     version = "0.1.0"
-    release_dates = {step["releases"][-1][0]: _date(plan[i][1])
+    release_dates = {step["releases"][-1][0]: _date(plan[i].commit_time)
                      for i, step in enumerate(steps) if step["kind"] == "release"}
     for step in steps:
         rel_list = [Release(v, release_dates[v], tuple(entries)) for v, entries in step["releases"]]
@@ -202,18 +210,132 @@ def _plan_history(
         mods += [m for m in bp.tests if m.feature in set(step["tests"])]
         files, _, _ = _render_modules(bp, lay, mods, snippets)
         if not step["docs"]:
-            for path in undocumented_paths & set(files):
+            for path in step["undocumented"] & set(files):
                 files[path] = _strip_leading_doc(files[path], lay.emitter.language)
         source_paths = tuple(lay.paths[m.key] for m in mods if not m.test)
         files.update(lay.emitter.scaffold(lay.info, ScaffoldState(
             version=version, releases=tuple(rel_list), unreleased=unreleased,
             source_paths=source_paths, docs_complete=step["docs"], settings=bp.settings)))
-        snapshots.append(Snapshot(step["message"], files, step["kind"]))
-    history = build_history(snapshots, plan)
+        _apply_tweaks(files, step["tweaks"])
+        parents = tuple(step["parents"]) if step["parents"] is not None else None
+        snapshots.append(Snapshot(step["message"], files, step["kind"], parents, step["branch"], step["refers_to"]))
+    history = build_history(snapshots, plan[: len(snapshots)], seed=draw.history_seed)
     for record in history.commits:
         if record.kind == "herring":
             suspicious = record.id
     return history, suspicious, version
+
+
+def _plan_steps(bp: Blueprint, lay: _Layout, draw: Draw, extras: bool) -> tuple[list[dict[str, Any]], CommitVoice]:
+    """The ordered steps (one per commit) with the project state after each."""
+    rng = random.Random(draw.history_seed ^ HISTORY_SEED_SALT)
+    voice = CommitVoice.draw(random.Random(draw.history_seed ^ VOICE_SEED_SALT), bp.package)
+    herring = next((h for h in bp.red_herrings if h.kind == "suspicious-commit"), None)
+    steps: list[dict[str, Any]] = []
+    # A few early modules first land without their module documentation, which the
+    # documentation commit adds: files evolve instead of appearing fully formed.
+    docs_at = len(bp.features) // 2
+    early = {f.key for f in bp.features[: docs_at + 1]}
+    bug_path = next((lay.paths[m.key] for m in bp.modules if "{{!" + bp.bug.site + "}}" in m.text), None)
+    candidates = [m for m in bp.modules if m.feature in early and lay.paths[m.key] != bug_path
+                  and _strip_leading_doc(m.text, lay.emitter.language) != m.text]
+    undocumented = rng.sample(candidates, min(UNDOCUMENTED_MODULES, len(candidates)))
+    state: dict[str, Any] = {"features": (), "tests": (), "docs": False, "herring": herring is None,
+                             "releases": (), "pending": (), "tweaks": (),
+                             "undocumented": frozenset(lay.paths[m.key] for m in undocumented)}
+    main_tip = [0]
+    bump = BUMPS.get(lay.emitter.language)
+    revert_at = rng.randrange(1, len(bp.features)) if extras and bump and rng.random() < REVERT_PROBABILITY \
+        and len(bp.features) > 1 else None
+    readme = lay.emitter.scaffold(lay.info, ScaffoldState(version="0", settings=bp.settings))["README.md"]
+    typos = [t for t in TYPOS if _tweak_pattern(t[0]).search(readme)]
+    typo = rng.choice(typos) if extras and typos and rng.random() < TYPO_PROBABILITY else None
+    typo_fix_at = rng.randrange(docs_at + 1, len(bp.features) + 1) if typo else None
+
+    def push(kind: str, message: str, *, branch: str = MAIN, parents: list[int] | None = None,
+             refers_to: int | None = None, subject: str = "", **changes: Any) -> int:
+        state.update(changes)
+        if parents is None:
+            parents = [main_tip[0]] if steps and branch == MAIN else None
+        steps.append({"kind": kind, "message": message, "branch": branch, "parents": parents,
+                      "refers_to": refers_to, "subject": subject or (message.splitlines() or [""])[0], **state})
+        index = len(steps) - 1
+        if branch == MAIN:
+            main_tip[0] = index
+        return index
+
+    def release() -> None:
+        version = f"0.{len(state['releases']) + 1}.0"
+        push("release", voice.release(version), releases=state["releases"] + ((version, state["pending"]),),
+             pending=())
+
+    steps.append({"kind": "scaffold", "message": voice.initial(), "branch": MAIN, "parents": None,
+                  "refers_to": None, "subject": "", **state})
+    for index, feature in enumerate(bp.features):
+        tests_here = [m for m in bp.tests if m.feature == feature.key]
+        split = bool(tests_here) and rng.random() < SPLIT_TESTS_PROBABILITY
+        tests = state["tests"] if split else state["tests"] + (feature.key,)
+        on_branch = extras and index > 0 and rng.random() < BRANCH_PROBABILITY and index != docs_at
+        paths = tuple(lay.paths[m.key] for m in [*bp.modules, *bp.tests]
+                      if m.feature == feature.key and (not split or not m.test))
+        subject = voice.subject("feature", feature.message)
+        body = voice.body("feature", feature.changelog, paths)
+        branch = MAIN
+        if on_branch:
+            branch = voice.branch(feature.message, "{handle}", avoid=(draw.template,))
+        first = push("feature", subject + (f"\n\n{body}" if body else ""), branch=branch,
+                     parents=[main_tip[0]] if on_branch else None, subject=feature.message,
+                     features=state["features"] + (feature.key,), tests=tests,
+                     pending=state["pending"] + (feature.changelog,))
+        last = first
+        if split:
+            stems = " and ".join(sorted({human(m.stem) for m in tests_here}))
+            last = push("tests", voice.subject("tests", f"Add tests for {stems}"), branch=branch,
+                        parents=[first] if on_branch else None, tests=state["tests"] + (feature.key,))
+        if on_branch:
+            push("merge", "", parents=[main_tip[0], last])
+        if index == docs_at:
+            names = " and ".join(sorted(human(m.stem) for m in undocumented))
+            message = (f"Document the {names} module{'s' if len(undocumented) > 1 else ''} and expand the README"
+                       if undocumented else "Expand README with usage and configuration notes")
+            tweaks = state["tweaks"] + (("README.md", typo[0], typo[1]),) if typo else state["tweaks"]
+            push("docs", voice.subject("docs", message), docs=True, tweaks=tweaks)
+        if typo and index + 1 == typo_fix_at:
+            push("fixup", voice.subject("fixup", "Fix a typo in the README"),
+                 tweaks=tuple(t for t in state["tweaks"] if t[0] != "README.md"))
+        if revert_at == index and bump:
+            path, old, new, subject_text, reason = bump
+            bumped = push("bump", voice.subject("bump", subject_text), tweaks=state["tweaks"] + ((path, old, new),))
+            reverted = steps[bumped]["message"].splitlines()[0]
+            push("revert", f'Revert "{reverted}"\n\nThis reverts commit {{ref}}.\n\n{reason}',
+                 refers_to=bumped, tweaks=tuple(t for t in state["tweaks"] if t[0] != path))
+        if 0 < index < len(bp.features) - 1 and rng.random() < RELEASE_PROBABILITY:
+            release()
+    if typo and typo_fix_at == len(bp.features) + 1:
+        push("fixup", voice.subject("fixup", "Fix a typo in the README"),
+             tweaks=tuple(t for t in state["tweaks"] if t[0] != "README.md"))
+    if herring is not None:
+        push("herring", voice.subject("herring", herring.message), herring=True)
+    if state["pending"]:
+        release()
+    if state["tweaks"]:
+        push("fixup", voice.subject("fixup", "Fix a typo in the README"), tweaks=())
+    fillers = ("Tidy module docstrings", "Clarify configuration defaults in README", "Reword the README introduction")
+    while len(steps) < MIN_COMMITS:
+        # Short histories get the housekeeping a real project accumulates.
+        at = len(steps) - 1
+        steps.insert(at, {**steps[at - 1], "kind": "chore", "branch": MAIN, "refers_to": None,
+                          "message": voice.subject("chore", fillers[len(steps) % len(fillers)])})
+        for later in steps[at:]:
+            if later["parents"] is not None:
+                later["parents"] = [p + 1 if p >= at else p for p in later["parents"]]
+        for later in steps[at + 1:]:
+            if later["refers_to"] is not None and later["refers_to"] >= at:
+                later["refers_to"] += 1
+    for i, st in enumerate(steps):
+        if st["parents"] is None and i:
+            st["parents"] = [i - 1]
+    return steps, voice
 
 
 _PY_DOC = re.compile(r'\A"""[\s\S]*?"""\n(?:[ \t]*\n)*')
@@ -229,6 +351,30 @@ def _strip_leading_doc(text: str, language: str) -> str:
 
 def _date(ts: int) -> str:
     return datetime.fromtimestamp(ts, tz=UTC).strftime("%Y-%m-%d")
+
+
+def _fit_prose(bp: Blueprint) -> Blueprint:
+    """The blueprint's prose (summary, README sections, history messages) with its articles
+    fitted to the lexicon words the template put after them ("an appointment")."""
+    return dataclasses.replace(
+        bp, summary=fix_articles(bp.summary),
+        readme_sections=[(title, fix_articles(body)) for title, body in bp.readme_sections],
+        features=[dataclasses.replace(f, message=fix_articles(f.message), changelog=fix_articles(f.changelog))
+                  for f in bp.features])
+
+
+ERROR_ROLES = ("not_found", "conflict", "invalid", "exhausted", "unavailable")
+
+
+def _misfit_error_roles(lex: LexiconView, sources: dict[str, str]) -> list[str]:
+    from challenges.engine.realism import error_fit_problems
+
+    by_name = {pascal(lex.error(role)): role for role in ERROR_ROLES}
+    roles = []
+    for name, role in by_name.items():
+        if error_fit_problems(sources, (name,)):
+            roles.append(role)
+    return roles
 
 
 def generate(draw: Draw, *, lexicon: Any = None) -> GeneratedInstance:
@@ -248,12 +394,12 @@ def generate(draw: Draw, *, lexicon: Any = None) -> GeneratedInstance:
     lex = resolve_lexicon(draw.lexicon_key, lexicon)
     namer = Namer(draw.language)
     ctx = BuildContext(draw, lex, namer, random.Random(draw.history_seed ^ CONTEXT_SEED_SALT))
-    bp = template.build(ctx)
+    bp = _fit_prose(template.build(ctx))
     _check_blueprint(spec, draw, bp)
     info = ProjectInfo(
         name=bp.package, summary=bp.summary, domain=lex.domain, structure=draw.structure,
         domain_dir=namer.file(lex.noun("entity", plural=True)), settings=bp.settings,
-        readme_sections=tuple(bp.readme_sections), readme_usage=bp.readme_usage,
+        readme_sections=tuple(bp.readme_sections), readme_usage=bp.readme_usage, style_seed=draw.history_seed,
     )
     lay = _layout(bp, emitter, info)
 
@@ -264,6 +410,12 @@ def generate(draw: Draw, *, lexicon: Any = None) -> GeneratedInstance:
 
     visible_modules = [*bp.modules, *bp.tests]
     shipped, _, _ = _render_modules(bp, lay, visible_modules, shipped_sites)
+    misfits = _misfit_error_roles(lex, {lay.paths[m.key]: shipped[lay.paths[m.key]] for m in bp.modules})
+    if misfits:
+        # A domain-specific error name raised for something it does not name (an
+        # "InvalidTaxCode" for a bad setting) becomes the generic name for its role.
+        return generate(draw, lexicon=lex.with_errors({role: generic_error(role, draw.history_seed)
+                                                       for role in misfits}))
     source_paths = [lay.paths[m.key] for m in bp.modules]
     shipped.update(emitter.scaffold(info, ScaffoldState(version="0", source_paths=tuple(source_paths),
                                                         settings=bp.settings)))
@@ -347,5 +499,5 @@ def generate(draw: Draw, *, lexicon: Any = None) -> GeneratedInstance:
         expected_visible_failures=expected_failures, gold_region=gold_region,
         fingerprint=build_fingerprint(spec, draw, bp, lex.domain, emitter.tech_stack),
         fact_tokens=facts, source_paths=source_paths, bug_summary=bp.bug.summary,
-        history_before=before,
+        history_before=before, lexicon=lex.to_dict(),
     )

@@ -75,6 +75,8 @@ class GeneratedInstance:
     source_paths: list[str]
     bug_summary: str
     history_before: dict[str, str] = field(default_factory=dict, repr=False)
+    # The lexicon the instance was written in (error names as used), for the realism gate.
+    lexicon: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def gold_patch(self) -> str:

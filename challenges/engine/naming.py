@@ -69,6 +69,24 @@ def lexicon_dict(lexicon: Any) -> dict[str, Any]:
     raise DrawError("lexicon_invalid", f"cannot read lexicon of type {type(lexicon).__name__}", field="lexicon")
 
 
+# Error names by role that say what failed and nothing about what it concerns. A project
+# whose domain-specific error name (``InvalidTaxCode``) would be raised for something else
+# (a bad setting) uses one of these for that role instead.
+GENERIC_ERRORS: dict[str, tuple[str, ...]] = {
+    "not_found": ("NotFound", "DoesNotExist", "UnknownKey"),
+    "invalid": ("ValidationError", "InvalidRequest", "InvalidInput", "BadRequest", "InvalidValue"),
+    "conflict": ("Conflict", "AlreadyExists", "DuplicateEntry"),
+    "exhausted": ("CapacityExceeded", "NoCapacity", "LimitReached"),
+    "unavailable": ("ServiceUnavailable", "BackendUnavailable", "UpstreamUnavailable"),
+}
+
+
+def generic_error(role: str, seed: int) -> str:
+    """The generic error name a project (``seed``) uses for ``role``."""
+    choices = GENERIC_ERRORS[role]
+    return choices[(seed >> (3 * list(GENERIC_ERRORS).index(role))) % len(choices)]
+
+
 @dataclass(frozen=True)
 class LexiconView:
     """Read-only access to the schema fields a template needs."""
@@ -120,6 +138,13 @@ class LexiconView:
     @property
     def log_phrases(self) -> tuple[str, ...]:
         return tuple(self.data.get("log_phrases", ()))
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.data)
+
+    def with_errors(self, names: Mapping[str, str]) -> LexiconView:
+        """This lexicon with some error roles renamed (``role -> PascalCase name``)."""
+        return LexiconView({**self.data, "errors": {**self.data["errors"], **names}})
 
 
 @dataclass(frozen=True)

@@ -15,9 +15,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from challenges.engine.errors import TemplateError
+from challenges.engine.prose import article
 
 _SITE = re.compile(r"\{\{!([A-Za-z_][\w.-]*)\}\}")
 _NAME = re.compile(r"\{\{([A-Za-z_][\w.]*)\}\}")
+# An article ending the text before a placeholder (the character before it is checked apart).
+_ARTICLE_BEFORE = re.compile(r"\b([Aa]n?)([ \t]+)$")
+_IDENT_CHAR = re.compile(r"[\w$.]")
 _REGION = re.compile(r"\{\{([\[\]])\}\}")
 _OPEN, _CLOSE, _RSTART, _REND = "\ue000", "\ue001", "\ue002", "\ue003"
 _MARKERS = re.compile("[\ue000-\ue003]")
@@ -74,15 +78,29 @@ def _substitute_sites(text: str, snippets: Mapping[str, str], mark: set[str], or
 
 
 def _substitute_names(text: str, names: Mapping[str, str]) -> str:
-    def repl(m: re.Match[str]) -> str:
+    """Names in; an article written just before a placeholder ("An {{event_h}}") is made
+    to fit the value it now precedes ("A weather report", "an invoice")."""
+    out: list[str] = []
+    pos = 0
+    for m in _NAME.finditer(text):
         key = m.group(1)
+        chunk = text[pos:m.start()]
+        pos = m.end()
         if key == "imports":
-            return m.group(0)
+            out += [chunk, m.group(0)]
+            continue
         if key not in names:
             raise TemplateError("template_name_unknown", f"no name {key!r}", field="names")
-        return str(names[key])
-
-    return _NAME.sub(repl, text)
+        value = str(names[key])
+        tail = chunk[-12:]
+        art = _ARTICLE_BEFORE.search(tail) if value[:1].isalnum() else None
+        if art is not None:
+            at = len(chunk) - len(tail) + art.start(1)
+            if at == 0 or not _IDENT_CHAR.match(chunk[at - 1]):
+                chunk = chunk[:at] + article(value, capital=art.group(1)[0].isupper()) + art.group(2)
+        out += [chunk, value]
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def _substitute_region(text: str) -> str:

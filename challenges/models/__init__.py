@@ -1,6 +1,6 @@
 from challenges.models.calibration import CalibrationResult, CalibrationRun, TierProposal
 from challenges.models.catalogue import ChallengeTemplate, Lexicon
-from challenges.models.instances import ChallengeInstance, GenerationAttempt, GenerationRun
+from challenges.models.instances import ChallengeInstance, ContributorName, GenerationAttempt, GenerationRun
 from challenges.models.novelty import (
     CorpusEntry,
     FingerprintReview,
@@ -9,6 +9,6 @@ from challenges.models.novelty import (
     RotationCalendar,
 )
 
-__all__ = ["ChallengeTemplate", "Lexicon", "ChallengeInstance", "GenerationAttempt", "GenerationRun",
-           "CorpusEntry", "FingerprintReview", "HallOfFameEntry", "InstanceCodeSignature", "RotationCalendar",
-           "CalibrationRun", "CalibrationResult", "TierProposal"]
+__all__ = ["ChallengeTemplate", "Lexicon", "ChallengeInstance", "ContributorName", "GenerationAttempt",
+           "GenerationRun", "CorpusEntry", "FingerprintReview", "HallOfFameEntry", "InstanceCodeSignature",
+           "RotationCalendar", "CalibrationRun", "CalibrationResult", "TierProposal"]

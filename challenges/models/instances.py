@@ -113,3 +113,21 @@ class GenerationAttempt(models.Model):
 
     def __str__(self) -> str:
         return f"{self.template.slug}/{self.language}: {self.outcome}"
+
+
+class ContributorName(models.Model):
+    """A contributor of a generated project's history. The registry of used names: no name
+    and no surname recurs across projects (unrelated projects sharing people is a tell).
+    Rows are written when an instance is stored; draws avoid the surnames listed here."""
+
+    full_name = models.CharField(max_length=120, unique=True)
+    # Lower-case; unique, so one family name never turns up in two projects.
+    surname = models.CharField(max_length=80, unique=True)
+    instance = models.ForeignKey(ChallengeInstance, on_delete=models.CASCADE, related_name="contributors")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["surname"]
+
+    def __str__(self) -> str:
+        return self.full_name

@@ -7,7 +7,7 @@ from typing import Any
 from django.db.models import Count
 from django.utils import timezone
 
-from challenges.models import GenerationAttempt, GenerationRun
+from challenges.models import ContributorName, GenerationAttempt, GenerationRun
 from core import formatting
 
 #: Passes shown on the progress page, newest first.
@@ -49,3 +49,9 @@ def generation_run_progress(*, run: GenerationRun) -> dict[str, Any]:
             for a in passes
         ],
     }
+
+
+def contributor_names_used() -> tuple[frozenset[str], frozenset[str]]:
+    """The registry of contributor names other projects use: (full names, lower-case surnames)."""
+    rows = list(ContributorName.objects.values_list("full_name", "surname"))
+    return frozenset(name for name, _ in rows), frozenset(surname for _, surname in rows)

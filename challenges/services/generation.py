@@ -5,8 +5,10 @@ builds the instance → fingerprint dedup against the window, hall of fame and k
 corpus, and code-level dedup of the identifier-erased source against the window and the
 hall of fame (a collision of either redraws; after ``generation.max_collisions`` in a
 row the template is rotated away; ``novelty.code.enforcement`` decides whether the code
-verdict redraws, queues for review or is only recorded) → release gates (oracle, canaries, mutation adequacy, visible suite,
-static checks, history) → leak audit of the workspace as an agent would receive it →
+verdict redraws, queues for review or is only recorded) → release gates (oracle, canaries,
+mutation adequacy, visible suite, static checks, history, realism — which refuses
+contributor names the registry already holds; draws avoid its surnames) → leak audit of
+the workspace as an agent would receive it →
 seal and store → release (or the manual-review queue when dedup flags it).
 
 Every pass leaves a GenerationAttempt row with its outcome and reason, so staff can
@@ -28,7 +30,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from challenges.audit import AuditTarget, run_audit
-from challenges.audit.from_engine import context_for_instance, write_workspace
+from challenges.audit.from_engine import context_for_instance, workspace_archive, write_workspace
 from challenges.engine import api as engine
 from challenges.engine.emitters import get_emitter
 from challenges.engine.errors import EngineError
@@ -38,6 +40,7 @@ from challenges.engine.templates import load_all
 from challenges.models import ChallengeInstance, ChallengeTemplate, GenerationAttempt, GenerationRun
 from challenges.novelty import CodeDecision, Decision, Verdict
 from challenges.novelty.code_decision import combine
+from challenges.selectors.generation import contributor_names_used
 from challenges.selectors.rotation import language_stack, rotation_evaluate
 from challenges.services.code_dedup import (
     code_dedup_check,
@@ -49,6 +52,7 @@ from challenges.services.instances import instance_release, instance_store
 from challenges.services.intake import template_activate_if_passing
 from challenges.services.novelty import decision_as_dict, fingerprint_check, fingerprint_review_open
 from challenges.services.rotation import rotation_pick
+from challenges.services.workspaces import ARCHIVE_TOP
 from core import formatting
 from core.config import config_value, config_values
 from core.errors import Conflict, ValidationFailed
@@ -156,8 +160,9 @@ def instance_generate(
         languages = [lang for lang in languages if get_emitter(lang).available()] or languages
         lang = language or rng.choice(languages)
         started = time.perf_counter()
+        used_names, used_surnames = contributor_names_used()
         try:
-            draw = engine.draw(chosen.slug, lang, lexicons=_lexicons(allowed))
+            draw = engine.draw(chosen.slug, lang, lexicons=_lexicons(allowed), avoid_surnames=used_surnames)
             generated = engine.generate(draw)
         except EngineError as exc:
             result.attempts.append(_log(run, chosen, lang, Outcome.ERROR, f"engine: {exc}", time.perf_counter() - started))
@@ -181,7 +186,8 @@ def instance_generate(
                 collisions = 0
             continue
         collisions = 0
-        report = validate(generated, allow_unsafe=settings.GAUNTLET_SANDBOX_ALLOW_UNSAFE, config=_gate_config())
+        report = validate(generated, allow_unsafe=settings.GAUNTLET_SANDBOX_ALLOW_UNSAFE, config=_gate_config(),
+                          used_names=used_names, used_surnames=used_surnames)
         if not report.passed:
             result.attempts.append(_log(run, chosen, lang, Outcome.GATE_FAILED, "; ".join(report.failures),
                                         time.perf_counter() - started))
@@ -254,6 +260,8 @@ def _store(template, tier, generated, decision, report, audit, root: Path, timin
         dedup=decision_as_dict(decision),
         uniqueness=decision.uniqueness, timings=timings,
         judge_kit=report.kit.to_dict() if report.kit is not None else None,
+        archive=workspace_archive(generated, root, top_dir=ARCHIVE_TOP),
+        contributors=sorted({person.name for person in generated.history.people}),
     )
 
 

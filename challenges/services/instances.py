@@ -9,10 +9,11 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from challenges.audit.archive import build_archive
-from challenges.models import ChallengeInstance, ChallengeTemplate
+from challenges.models import ChallengeInstance, ChallengeTemplate, ContributorName
 from challenges.services.workspaces import ARCHIVE_TOP
 from core.crypto import seal
 from core.errors import Conflict, ValidationFailed
@@ -41,6 +42,8 @@ def instance_store(
     uniqueness: float | None = None,
     timings: dict[str, Any] | None = None,
     judge_kit: dict[str, Any] | None = None,
+    archive: bytes | None = None,
+    contributors: list[str] | None = None,
 ) -> ChallengeInstance:
     """Seal and store a generated instance (state "generated"; release is separate).
 
@@ -48,10 +51,22 @@ def instance_store(
     deterministic archive so identical workspaces have identical bytes and digests.
     ``judge_kit`` (probes, plan, expected observations from the release gates) is sealed
     beside the other secrets; without it the first evaluation records one from the gold patch.
+    ``archive``: the workspace already packed (with times from its history); by default
+    ``workspace_dir`` is packed with one fixed time. ``contributors`` (full names of the
+    people in the project's history) join the registry of used names; a name or surname
+    another project already uses is refused (``contributor_name_reused``).
     """
     if "oracle_files" not in secrets or not secrets["oracle_files"]:
         raise ValidationFailed("An instance needs hidden oracle files.", code="oracle_missing")
-    archive = build_archive(workspace_dir, top_dir=ARCHIVE_TOP, include_git=True)
+    if archive is None:
+        archive = build_archive(workspace_dir, top_dir=ARCHIVE_TOP, include_git=True)
+    names = sorted(set(contributors or ()))
+    surnames = {name.split()[-1].lower() for name in names}
+    taken = list(ContributorName.objects.filter(Q(full_name__in=names) | Q(surname__in=surnames))
+                 .values_list("full_name", flat=True))
+    if taken or len(surnames) < len(names):
+        raise Conflict("A contributor name or surname is already used by another project.",
+                       code="contributor_name_reused", extra={"names": taken})
     instance = ChallengeInstance.objects.create(
         template=template, language=language, tier=tier, lexicon_key=lexicon_key, tech_stack=tech_stack,
         fingerprint=fingerprint, uniqueness=uniqueness, dedup=dedup or {}, gates=gates or {}, audit=audit or {},
@@ -59,6 +74,8 @@ def instance_store(
         workspace_sealed=seal(archive), workspace_sha256=hashlib.sha256(archive).hexdigest(),
         judge_kit_sealed=seal(_dumps(judge_kit)) if judge_kit else None,
     )
+    ContributorName.objects.bulk_create([ContributorName(full_name=name, surname=name.split()[-1].lower(),
+                                                         instance=instance) for name in names])
     audit_event_record(verb="instance.generated", target=instance, actor_label="generator",
                        after={"template": template.slug, "language": language, "uniqueness": uniqueness})
     return instance

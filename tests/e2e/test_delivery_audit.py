@@ -178,13 +178,14 @@ def test_what_the_agent_received_audits_clean(delivered):
         assert set(remotes[1::3]) == {item["clone_url"]} and set(remotes[0::3]) == {"origin"}
         # Every commit identity is synthetic.
         generated = engine.rebuild(unseal(instance.draw_sealed).decode())
-        pool = synthetic_identity_pool(generated.draw.project_name)
+        pool = synthetic_identity_pool(generated)
         identities = git("log", "--format=%an <%ae>%n%cn <%ce>", cwd=item["clone"]).stdout.split("\n")
         assert {i for i in identities if i} <= pool and len(identities) > 2
-        # The delivered repository pins the synthetic identity in its local config (layer one).
+        # The delivered repository pins its maintainer's synthetic identity in its local config (layer one).
         with tarfile.open(item["tarball"]) as tar:
             config = tar.extractfile(f"{item['archive_name'].removesuffix('.tar.gz')}/.git/config").read().decode()
-        assert f"name = {SYNTHETIC_GIT_NAME}" in config and f"email = {SYNTHETIC_GIT_EMAIL}" in config
+        owner = generated.history.owner
+        assert f"name = {owner.name}" in config and f"email = {owner.email}" in config
         assert "[remote" not in config
 
 

@@ -8,8 +8,9 @@ identities, ``.git`` metadata, archive name, URLs, headers, payload,
 environment and extra texts.  Matching follows ``challenges.audit.text``
 (separator- and case-insensitive word sequences, plus the fused form when it is
 not an ordinary word).  A term with ``spelling="literal-in-workspace"`` is
-matched on workspace surfaces (``WORKSPACE_SURFACES``) only in its literal
-catalogue spelling, as a whole token.  Code ``catalogue_term``; the message
+matched on workspace surfaces (``WORKSPACE_SURFACES``, and the reflogs under
+``.git/logs``, which repeat commit subjects) only in its literal catalogue
+spelling, as a whole token.  Code ``catalogue_term``; the message
 names the term's kind and the form that matched.
 """
 
@@ -25,6 +26,7 @@ from challenges.audit.text import compile_terms, longest_hits, term_words
 NAME = "identifiers"
 NUMBER = 2
 WORKSPACE_SURFACES = frozenset({"file", "path", "history-blob", "history-path", "commit-message"})
+REFLOG_PREFIX = ".git/logs/"
 
 
 def _literal(text: str) -> re.Pattern[str]:
@@ -42,7 +44,8 @@ def run(surface: Surface, context: AuditContext) -> list[Finding]:
     workspace_matchers = [m for m in matchers if m.sequence not in literal]
     findings: list[Finding] = []
     for item in surface.items:
-        in_workspace = item.surface in WORKSPACE_SURFACES
+        in_workspace = item.surface in WORKSPACE_SURFACES or (
+            item.surface == "git-meta" and item.location.startswith(REFLOG_PREFIX))
         if in_workspace:
             for term, pattern in literal_patterns:
                 for match in pattern.finditer(item.text):

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import abc
 import json
+import random
+import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -49,6 +51,38 @@ class Release:
     entries: tuple[str, ...]
 
 
+README_LAYOUTS = ("classic", "getting-started", "terse")
+CONFIG_FORMS = ("table", "list", "json")
+CHANGELOG_FORMATS = ("keep-a-changelog", "plain", "news")
+
+
+@dataclass(frozen=True)
+class DocStyle:
+    """One project's documentation habits."""
+
+    layout: str
+    config_form: str
+    changelog: str
+    setext: bool
+    usage_title: str
+    config_title: str
+    description: str  # "clause": the summary's opening clause; "domain": "<Domain> tools"
+    package_doc: str  # "none", "name", "summary"
+
+    @classmethod
+    def draw(cls, seed: int) -> DocStyle:
+        rng = random.Random(seed ^ 0xD0C5)
+        return cls(rng.choice(README_LAYOUTS), rng.choice(CONFIG_FORMS), rng.choice(CHANGELOG_FORMATS),
+                   rng.random() < 0.25, rng.choice(("Usage", "Example", "Quick start", "Using it")),
+                   rng.choice(("Configuration", "Settings", "Configuring")), rng.choice(("clause", "domain")),
+                   rng.choice(("none", "name", "summary")))
+
+    def heading(self, title: str, level: int) -> list[str]:
+        if self.setext:
+            return [title, ("=" if level == 1 else "-") * len(title)]
+        return [f"{'#' * level} {title}"]
+
+
 @dataclass(frozen=True)
 class ProjectInfo:
     """Project-level facts the scaffolding needs (stable across history)."""
@@ -61,6 +95,22 @@ class ProjectInfo:
     settings: dict[str, object]
     readme_sections: tuple[tuple[str, str], ...] = ()
     readme_usage: str = ""
+    # Seeds the project's documentation habits (README layout, changelog format, how
+    # the package describes itself); drawn with the history seed.
+    style_seed: int = 0
+
+    @property
+    def docs(self) -> DocStyle:
+        return DocStyle.draw(self.style_seed)
+
+    @property
+    def short_description(self) -> str:
+        """The package description: the summary's opening clause, not the whole tagline."""
+        first = self.summary.strip().splitlines()[0] if self.summary.strip() else self.name
+        clause = re.split(r"[;:]|, (?:for|so|and|which|with|it)\b|\. ", first, maxsplit=1)[0].strip().rstrip(".")
+        if self.docs.description == "domain" or len(clause) < 12:
+            return f"{self.domain[:1].upper()}{self.domain[1:]} tools"
+        return clause
 
 
 @dataclass(frozen=True)
@@ -149,31 +199,80 @@ class Emitter(abc.ABC):
     def settings_json(settings: dict[str, object]) -> str:
         return json.dumps(settings, indent=2, sort_keys=False) + "\n"
 
+    @classmethod
+    def settings_files(cls, settings: dict[str, object]) -> dict[str, str]:
+        """``config/settings.json`` when the project has settings; none at all otherwise."""
+        return {"config/settings.json": cls.settings_json(settings)} if settings else {}
+
     @staticmethod
     def changelog(info: ProjectInfo, state: ScaffoldState) -> str:
-        lines = ["# Changelog", "", "All notable changes to this project are documented here.", ""]
-        if state.unreleased:
-            lines += ["## [Unreleased]", ""] + [f"- {entry}" for entry in state.unreleased] + [""]
-        for release in reversed(state.releases):
-            lines += [f"## [{release.version}] - {release.date}", ""]
-            lines += [f"- {entry}" for entry in release.entries] + [""]
+        """The changelog in the project's format (Keep a Changelog, plain, or a NEWS file)."""
+        fmt = info.docs.changelog
+        if fmt == "keep-a-changelog":
+            lines = ["# Changelog", "", "All notable changes to this project are documented here.", ""]
+            if state.unreleased:
+                lines += ["## [Unreleased]", ""] + [f"- {entry}" for entry in state.unreleased] + [""]
+            for release in reversed(state.releases):
+                lines += [f"## [{release.version}] - {release.date}", ""]
+                lines += [f"- {entry}" for entry in release.entries] + [""]
+        elif fmt == "plain":
+            lines = ["# Changes", ""]
+            if state.unreleased:
+                lines += ["## Next", ""] + [f"* {entry}" for entry in state.unreleased] + [""]
+            for release in reversed(state.releases):
+                lines += [f"## {release.version} ({release.date})", ""]
+                lines += [f"* {entry}" for entry in release.entries] + [""]
+        else:  # news: setext headings, newest first, no link syntax
+            lines = []
+            if state.unreleased:
+                lines += ["Unreleased", "----------", ""] + [f"- {entry}" for entry in state.unreleased] + [""]
+            for release in reversed(state.releases):
+                title = f"{info.name} {release.version} - {release.date}"
+                lines += [title, "-" * len(title), ""] + [f"- {entry}" for entry in release.entries] + [""]
+            if not lines:
+                lines = ["Nothing released yet."]
         return "\n".join(lines).rstrip("\n") + "\n"
 
+    def changelog_path(self, info: ProjectInfo) -> str:
+        return "NEWS.md" if info.docs.changelog == "news" else "CHANGELOG.md"
+
     def readme(self, info: ProjectInfo, state: ScaffoldState, *, install: str) -> str:
-        lines = [f"# {info.name}", "", info.summary.strip(), ""]
-        if state.docs_complete:
-            for heading, body in info.readme_sections:
-                lines += [f"## {heading}", "", body.strip(), ""]
-            if info.readme_usage:
-                lines += ["## Usage", "", info.readme_usage.strip(), ""]
-        lines += ["## Configuration", ""]
+        """The README in one of several layouts real projects use (drawn per project)."""
+        style = info.docs
         settings = state.settings or info.settings
-        lines += ["Settings are read from `config/settings.json`:", ""]
-        lines += ["| key | default |", "| --- | --- |"]
-        lines += [f"| `{key}` | `{json.dumps(value)}` |" for key, value in settings.items()]
-        lines += ["", "## Development", "", install.strip(), "", "Run the test suite with:", "",
-                  "```", self.test_command(), "```", ""]
+        heading = style.heading
+        sections: list[tuple[str, str]] = []
+        if state.docs_complete:
+            sections += [(title, body.strip()) for title, body in info.readme_sections]
+            if info.readme_usage:
+                sections.append((style.usage_title, info.readme_usage.strip()))
+        if settings:
+            sections.append((style.config_title, self._settings_text(style.config_form, settings)))
+        tests = f"```\n{self.test_command()}\n```"
+        if style.layout == "classic":
+            sections.append(("Development", f"{install.strip()}\n\nRun the test suite with:\n\n{tests}"))
+        elif style.layout == "getting-started":
+            sections.insert(0, ("Getting started", install.strip()))
+            sections.append(("Running the tests", tests))
+        else:  # terse: one short block at the end
+            sections.append(("Tests", f"{tests}\n\n{install.strip()}"))
+        summary = info.summary.strip()
+        lines = heading(info.name, 1) + ["", summary, ""]
+        for title, body in sections:
+            lines += heading(title, 2) + ["", body, ""]
         return "\n".join(lines)
+
+    @staticmethod
+    def _settings_text(form: str, settings: dict[str, object]) -> str:
+        if form == "table":
+            rows = [f"| `{key}` | `{json.dumps(value)}` |" for key, value in settings.items()]
+            return "\n".join(["Settings are read from `config/settings.json`:", "", "| key | default |",
+                              "| --- | --- |", *rows])
+        if form == "list":
+            rows = [f"- `{key}` (default `{json.dumps(value)}`)" for key, value in settings.items()]
+            return "\n".join(["`config/settings.json` holds the defaults:", "", *rows])
+        body = json.dumps(settings, indent=2)
+        return f"Defaults ship in `config/settings.json`; edit that file to change them.\n\n```json\n{body}\n```"
 
 
 _EMITTERS: dict[str, type[Emitter]] = {}

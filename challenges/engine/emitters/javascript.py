@@ -60,21 +60,21 @@ class JavaScriptEmitter(Emitter):
         package = {
             "name": info.name.replace("_", "-"),
             "version": state.version,
-            "description": info.summary.strip().splitlines()[0],
+            "description": info.short_description,
             "private": True,
             "type": "commonjs",
             "scripts": {"test": "node --test"},
             "engines": {"node": ">=18"},
         }
         return {
+            **self.settings_files(state.settings or info.settings),
             "package.json": json.dumps(package, indent=2) + "\n",
             "README.md": self.readme(
                 info, state,
                 install="Requires Node.js 18 or newer; there are no runtime dependencies.",
             ),
-            "CHANGELOG.md": self.changelog(info, state),
+            self.changelog_path(info): self.changelog(info, state),
             ".gitignore": GITIGNORE,
-            "config/settings.json": self.settings_json(state.settings or info.settings),
         }
 
     def lint(self, workdir: Path, paths: list[str]) -> list[LintProblem]:

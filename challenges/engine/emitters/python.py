@@ -77,9 +77,9 @@ class PythonEmitter(Emitter):
                 install="Requires Python 3.10 or newer and no third-party packages. "
                 "For an editable install:\n\n```\npython -m pip install -e .\n```",
             ),
-            "CHANGELOG.md": self.changelog(info, state),
+            self.changelog_path(info): self.changelog(info, state),
             ".gitignore": GITIGNORE,
-            "config/settings.json": self.settings_json(state.settings or info.settings),
+            **self.settings_files(state.settings or info.settings),
             "tests/__init__.py": "",
         }
         root = PurePosixPath(info.name)
@@ -91,16 +91,25 @@ class PythonEmitter(Emitter):
                 parent = parent.parent
         for package in sorted(packages):
             if package == root:
-                files[f"{package}/__init__.py"] = (
-                    f'"""{info.summary.strip().splitlines()[0]}"""\n\n__version__ = "{state.version}"\n'
-                )
+                files[f"{package}/__init__.py"] = self._package_init(info, state)
             else:
                 files[f"{package}/__init__.py"] = ""
         return files
 
     @staticmethod
+    def _package_init(info: ProjectInfo, state: ScaffoldState) -> str:
+        """The root package: its version, and a docstring in the project's habit (often none)."""
+        version = f'__version__ = "{state.version}"\n'
+        doc = info.docs.package_doc
+        if doc == "name":
+            return f'"""The {info.name} package."""\n\n{version}'
+        if doc == "summary":
+            return f'"""{info.short_description}."""\n\n{version}'
+        return version
+
+    @staticmethod
     def _pyproject(info: ProjectInfo, state: ScaffoldState) -> str:
-        summary = info.summary.strip().splitlines()[0].replace('"', "'")
+        summary = info.short_description.replace('"', "'")
         return (
             "[build-system]\n"
             'requires = ["setuptools>=68"]\n'

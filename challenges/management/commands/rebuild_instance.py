@@ -5,8 +5,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from challenges.audit.archive import build_archive
-from challenges.audit.from_engine import write_workspace
+from challenges.audit.from_engine import workspace_archive, write_workspace
 from challenges.engine import api as engine
 from challenges.services.lookup import instance_find
 from challenges.services.workspaces import ARCHIVE_TOP, instance_secrets
@@ -29,7 +28,7 @@ class Command(BaseCommand):
         rebuilt = engine.rebuild(unseal(found.draw_sealed).decode())
         with tempfile.TemporaryDirectory(prefix="ws-") as tmp:
             root = write_workspace(rebuilt, Path(tmp) / "workspace")
-            archive = build_archive(root, top_dir=ARCHIVE_TOP, include_git=True)
+            archive = workspace_archive(rebuilt, root, top_dir=ARCHIVE_TOP)
         checks = {
             "workspace": hashlib.sha256(archive).hexdigest() == found.workspace_sha256,
             "secrets": _canonical(rebuilt.secrets_dict()) == _canonical(instance_secrets(found)),

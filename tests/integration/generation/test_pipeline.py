@@ -74,3 +74,50 @@ def test_only_active_templates_release(templates):
         instance_generate(template=draft, language="python")
     assert info.value.code == "template_not_active"
     assert not ChallengeInstance.objects.exists() and not GenerationAttempt.objects.exists()
+
+
+def test_released_instances_never_share_contributors_and_pack_times_from_history(templates):
+    import io
+    import tarfile
+
+    from challenges.audit.archive import DEFAULT_MTIME
+    from challenges.engine import api as engine
+    from challenges.models import ContributorName
+    from challenges.services.workspaces import sealed_archive
+    from core.crypto import unseal
+
+    first = instance_generate(template=templates["booking-ledger"], language="python").instance
+    second = instance_generate(template=templates["rate-limiter"], language="python").instance
+    assert first is not None and second is not None
+    assert {g["name"] for g in second.gates["results"]} >= {"realism"}
+    names = {i.pk: set(ContributorName.objects.filter(instance=i).values_list("full_name", flat=True))
+             for i in (first, second)}
+    assert names[first.pk] and names[second.pk] and not names[first.pk] & names[second.pk]
+    surnames = list(ContributorName.objects.values_list("surname", flat=True))
+    assert len(surnames) == len(set(surnames))
+    generated = engine.rebuild(unseal(second.draw_sealed).decode())
+    assert {p.name for p in generated.history.people} == names[second.pk]
+    # The stored workspace's times come from its history, not one fixed date.
+    with tarfile.open(fileobj=io.BytesIO(sealed_archive(second))) as tar:
+        members = {m.name.split("/", 1)[1]: m.mtime for m in tar.getmembers() if "/" in m.name}
+    first_commit = generated.history.commits[0].timestamp
+    assert DEFAULT_MTIME not in members.values() or first_commit <= DEFAULT_MTIME
+    assert all(when >= first_commit for when in members.values())
+    assert members["README.md"] >= max(c.timestamp for c in generated.history.commits if "README.md" in c.changed)
+    assert ".git/hooks/pre-commit.sample" in members and ".git/logs/HEAD" in members
+
+
+def test_a_reused_contributor_name_is_refused_at_store(templates):
+    from challenges.models import ContributorName
+    from core.errors import Conflict
+
+    instance = instance_generate(template=templates["booking-ledger"], language="python").instance
+    taken = ContributorName.objects.filter(instance=instance).first()
+    from challenges.services.instances import instance_store
+
+    with pytest.raises(Conflict) as info:
+        instance_store(template=instance.template, language="python", tier=1, lexicon_key="x", tech_stack=[],
+                       fingerprint={}, draw={}, secrets={"oracle_files": {"t.py": ""}}, workspace_dir=None,
+                       archive=b"x", contributors=[f"Someone {taken.surname.capitalize()}"])
+    assert info.value.code == "contributor_name_reused"
+    assert ChallengeInstance.objects.count() == 1

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -48,7 +49,8 @@ def test_python_imports_are_absolute_and_packages_get_markers():
             "coldtrack/lib/__init__.py", "tests/__init__.py"} <= set(files)
     assert '__version__ = "0.2.0"' in files["coldtrack/__init__.py"]
     assert 'version = "0.2.0"' in files["pyproject.toml"]
-    assert "## [0.2.0] - 2025-01-02" in files["CHANGELOG.md"]
+    changelog = files[emitter.changelog_path(inf)]
+    assert "0.2.0" in changelog and "2025-01-02" in changelog and "Added." in changelog
     assert json.loads(files["config/settings.json"]) == {"page_size": 20}
     assert "python -m unittest" in files["README.md"]
 
@@ -85,3 +87,25 @@ def test_lint_reports_problems(tmp_path: Path):
     (tmp_path / "bad.js").write_text("function (\n")
     js = get_emitter("javascript").lint(tmp_path, ["good.js", "bad.js"])
     assert [p.path for p in js] == ["bad.js"]
+
+
+def test_changelog_and_readme_follow_the_drawn_documentation_style():
+    emitter = get_emitter("python")
+    state = ScaffoldState(version="0.2.0", releases=(Release("0.2.0", "2025-01-02", ("Added.",)),),
+                          settings={"page_size": 20})
+    seen_formats, seen_layouts = set(), set()
+    for seed in range(40):
+        inf = dataclasses.replace(info("flat"), style_seed=seed, settings={"page_size": 20})
+        files = emitter.scaffold(inf, state)
+        style = inf.docs
+        changelog = files[emitter.changelog_path(inf)]
+        expected = {"keep-a-changelog": "## [0.2.0] - 2025-01-02", "plain": "## 0.2.0 (2025-01-02)",
+                    "news": "coldtrack 0.2.0 - 2025-01-02\n----"}[style.changelog]
+        assert expected in changelog
+        assert "page_size" in files["README.md"] and "config/settings.json" in files
+        assert inf.summary.strip() not in files["pyproject.toml"] or len(inf.summary) < 40
+        seen_formats.add(style.changelog)
+        seen_layouts.add((style.layout, style.config_form, style.setext))
+    assert len(seen_formats) == 3 and len(seen_layouts) >= 8
+    no_settings = emitter.scaffold(dataclasses.replace(info("flat"), settings={}), ScaffoldState(version="0.1.0"))
+    assert "config/settings.json" not in no_settings and "settings.json" not in no_settings["README.md"]

@@ -27,7 +27,8 @@ def report(inst):
 
 def test_a_generated_instance_passes_every_gate(report):
     assert report.passed, report.summary()
-    assert [r.name for r in report.results] == ["history", "oracle", "canaries", "mutation", "visible", "static"]
+    assert [r.name for r in report.results] == ["history", "oracle", "canaries", "mutation", "visible", "static",
+                                              "realism"]
     oracle = report.gate("oracle").details
     assert oracle["fail_to_pass"] and oracle["pass_to_pass"]
     assert report.gate("mutation").details["score"] >= 0.9

@@ -51,7 +51,9 @@ def test_history_shape(py_instance):
     assert all(a.timestamp < b.timestamp for a, b in zip(commits, commits[1:], strict=False))
     authors = {c.author for c in commits}
     assert len(authors) >= 2
-    assert all(re.fullmatch(r"[A-Z][a-z]+ [A-Z][a-z]+ <[a-z.]+@[a-z]+\.dev>", a) for a in authors)
+    domain = py_instance.draw.project_name.replace("_", "")
+    assert all(re.fullmatch(rf"[A-Z][a-z]+ [A-Z][a-z]+ <([a-z._]+@{domain}\.dev|\d+\+[a-z-]+@users\.noreply\.github\.com)>",
+                            a) for a in authors), authors
 
 
 def test_no_commit_holds_the_gold_fixed_region(py_instance):
@@ -74,7 +76,34 @@ def test_workspace_matches_head_and_hides_the_oracle(py_instance, tmp_path):
     assert not blobs & set(py_instance.oracle_files.values())
     config = (repo / ".git" / "config").read_text()
     assert "[user]" not in config and "email" not in config
-    assert not (repo / ".git" / "logs").exists()
+    # What git init and the owner's own work leave: sample hooks, reflogs (logallrefupdates).
+    hooks = sorted(p.name for p in (repo / ".git" / "hooks").iterdir())
+    assert "pre-commit.sample" in hooks and all(h.endswith(".sample") for h in hooks)
+    assert all(os.access(repo / ".git" / "hooks" / h, os.X_OK) for h in hooks)
+    assert "logallrefupdates = true" in config
+    head_log = (repo / ".git" / "logs" / "HEAD").read_text().splitlines()
+    assert head_log[-1].split()[1] == py_instance.history.head.decode()
+    owner = py_instance.history.owner
+    assert all(f"{owner.name} <{owner.email}>" in line for line in head_log)
+
+
+def test_reflog_is_what_git_reads_and_times_follow_history(py_instance, tmp_path):
+    repo = py_instance.history.write(tmp_path / "ws")
+    env = _isolated_env(tmp_path)
+    reflog = subprocess.run([GIT, "reflog", "--format=%H %gs"], cwd=repo, env=env, capture_output=True, text=True,
+                            check=True).stdout.splitlines()
+    assert reflog[0].split()[0] == py_instance.history.head.decode()
+    known = {c.id for c in py_instance.history.commits}
+    assert {line.split()[0] for line in reflog} <= known
+    times = [int(line.split("\t")[0].split()[-2]) for line in py_instance.history.reflog_head]
+    assert times == sorted(times)
+    last_change = {}
+    for commit in py_instance.history.commits:
+        for path in commit.changed:
+            last_change[path] = max(commit.timestamp, commit.commit_time)
+    for path, when in py_instance.history.file_times.items():
+        assert when >= last_change[path], path
+    assert py_instance.history.final_time >= max(times)
 
 
 def test_git_sees_a_clean_tree_and_synthetic_history(py_instance, tmp_path):

@@ -422,8 +422,9 @@ class BookingLedger(Template):
             Feature("handlers", "Add request handlers with client window conversion",
                     "Request handlers; clients send windows in their own convention."),
         ]
-        settings = {"time_unit": nm["units_h"],
-                    "window_model": "inclusive" if inclusive else "half-open"}
+        # The ledger reads no settings: a settings file documenting its unit and window model
+        # would list keys no code reads.
+        settings: dict[str, object] = {}
         summary = (f"A ledger of which {e_h} holds which {r_h} and when, for {ctx.lex.domain}; "
                    f"it refuses windows that collide with ones already held.")
         model_line = (f"both the first and the last {unit_h}" if inclusive

@@ -705,5 +705,5 @@ FINAL_FLUSH_ALT_LOOP = """while (this.pending > 0) {
   await this.flush();
 }"""
 CLOSE_LOG_QUIET = ""
-CLOSE_LOG = ("console.warn(`writer closed with ${this.written} {{events_h}} archived; "
+CLOSE_LOG = ("console.info(`writer closed with ${this.written} {{events_h}} archived; "
              "archive acknowledgements may lag`);")

@@ -575,6 +575,6 @@ FINAL_FLUSH_ALT_GATHER = "await asyncio.gather(self.flush())"
 FINAL_FLUSH_ALT_LOOP = """while self.pending:
     await self.flush()"""
 CLOSE_LOG_QUIET = ""
-CLOSE_LOG = ('logger.warning("writer closed with %s {{events_h}} archived; archive acknowledgements may lag", '
+CLOSE_LOG = ('logger.info("writer closed with %s {{events_h}} archived; archive acknowledgements may lag", '
              "self.written)")
 FLUSH_CHECK_BEFORE = "if self._settings.max_batch <= len(self._buffer):"

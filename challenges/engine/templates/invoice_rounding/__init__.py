@@ -99,7 +99,8 @@ class InvoiceRounding(Template):
             "SvcCls": str(ctx.slot("service_noun")),
             "fn_issue": n.fn("issue", "invoice"),
             "owner_a": labels[0], "owner_b": labels[1],
-            "item_a": f"{labels[2]} A", "item_b": f"{labels[2]} B", "item_c": f"{labels[2]} C",
+            # Invoice lines name what was billed by its reference, as a clerk would write them.
+            **{f"item_{k}": f"{human(item)} {ref}" for k, ref in zip("abc", lex.samples("identifier"), strict=False)},
             "MoneyCls": "MoneyPolicy",
             "tax_rates_js": "{ " + ", ".join(f"{c}: '{r}'" for c, r in zip(cats, rates, strict=True)) + " }",
             **(self._js_call_names(ctx.style == "object-oriented") if ctx.js

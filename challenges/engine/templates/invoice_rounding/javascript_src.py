@@ -511,7 +511,7 @@ TAX_ON_RAW_O = "const tax = this._money.divideRounded(quantity * priceMills * ra
 
 ISSUED_LOG = "this._logger?.info(`issued ${number} to ${ {{owner}} }: ${priced.length} lines`);"
 ISSUED_LOG_HERRING = (
-    "this._logger?.warn(`issued ${number} to ${ {{owner}} }: tax table for "
+    "this._logger?.info(`issued ${number} to ${ {{owner}} }: tax table for "
     "${[...new Set(priced.map((line) => line.{{cat_f}}))].sort().join(', ')} looks stale, totals recomputed`);"
 )
 

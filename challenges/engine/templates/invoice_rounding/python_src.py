@@ -468,7 +468,7 @@ TAX_ON_NET = "tax = round_money(net * rate)"
 TAX_ON_RAW = "tax = round_money(quantity * price * rate)"
 
 ISSUED_LOG = 'logger.info("issued %s to %s: %d lines", number, {{owner}}, len(priced))'
-ISSUED_LOG_HERRING = """logger.warning(
+ISSUED_LOG_HERRING = """logger.info(
     "issued %s to %s: tax table for %s looks stale, totals recomputed",
     number, {{owner}}, ", ".join(sorted({line.{{cat_f}} for line in priced})),
 )"""

@@ -332,7 +332,7 @@ class JobScheduler(Template):
         herrings = []
         if ctx.has_herring("misleading-log"):
             herrings.append(RedHerring(
-                "misleading-log", "Claims log a warning about heap compaction; the heap is fine.",
+                "misleading-log", "Claims log a note about heap compaction; the heap is fine.",
                 snippets={"claim_log": src.CLAIM_LOG_HERRING}))
         if herring_test:
             herrings.append(RedHerring(

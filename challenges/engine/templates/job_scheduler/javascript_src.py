@@ -843,8 +843,8 @@ RECHECK_ALT_WORKER = """if (job.worker !== null || job.state !== READY) {
 
 CLAIM_LOG = "this._logger?.debug(`${worker} claimed ${key}`);"
 CLAIM_LOG_HERRING = (
-    "this._logger?.warn(`{{log_phrase}}: ${worker} claimed ${key} after ${job.attempts} attempt(s), "
-    "queue may need compaction`);"
+    "this._logger?.info(`${worker} claimed ${key} after ${job.attempts} attempt(s); "
+    "the ready queue may need compaction`);"
 )
 
 COMPLETE_NOTIFY = """const { job, released, changed } = await this._mutex.run(() => this._finish(key, worker));

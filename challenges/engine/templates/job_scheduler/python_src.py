@@ -643,7 +643,7 @@ RECHECK_ALT_FINISHED = """if job.state in FINISHED or job.state == RUNNING or jo
 
 CLAIM_LOG = 'logger.debug("%s claimed %s", worker, key)'
 CLAIM_LOG_HERRING = (
-    'logger.warning("{{log_phrase}}: %s claimed %s after %d attempt(s), heap may need compaction", '
+    'logger.info("%s claimed %s after %d attempt(s); the ready heap may need compaction", '
     "worker, key, job.attempts)"
 )
 

@@ -129,7 +129,8 @@ class OrderLifecycle(Template):
             "log_phrase": phrases[ctx.rng.randrange(len(phrases))],
             **self._style_names(ctx, pascal(entity)),
             "owner_a": labels[0], "owner_b": labels[1],
-            "label_a": f"{labels[2]} first", "label_b": f"{labels[2]} second",
+            # Sample labels as the domain writes them, not suffixed variants of one another.
+            "label_a": labels[2], "label_b": labels[1],
         }
 
     @staticmethod
@@ -371,7 +372,7 @@ class OrderLifecycle(Template):
         flow = " → ".join(statuses)
         sections = [(
             "Lifecycle",
-            f"{nm['Entity_h']}s move forward one step at a time: {flow}. Until a {nm['entity_h']} "
+            f"{nm['entities_h'].capitalize()} move forward one step at a time: {flow}. Until a {nm['entity_h']} "
             f"reaches `{statuses[k]}` it may be cancelled (`{nm['cancelled']}`); from `{statuses[k]}` "
             f"on it is committed and can only move forward. The {nm['owner_h']} is charged when a "
             f"{nm['entity_h']} becomes `{statuses[1]}` and refunded if it is cancelled afterwards. "

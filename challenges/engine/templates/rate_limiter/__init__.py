@@ -127,7 +127,8 @@ class RateLimiter(Template):
             "owner_a": owner_a, "owner_b": owner_b,
             "owner_a_upper": owner_a.upper(),
             "owner_a_key": owner_a.strip().lower(), "owner_b_key": owner_b.strip().lower(),
-            "label_a": labels[2], "label_b": f"{labels[2]} annex", "label_c": f"{labels[1]} depot",
+            # Sample labels as the domain writes them, not suffixed variants of one another.
+            "label_a": labels[2], "label_b": labels[1], "label_c": labels[0],
             "cat0": lex.categories[0],
             "status0": lex.statuses[0],
             "categories_tuple": "(" + ", ".join(f'"{c}"' for c in lex.categories) + ")",

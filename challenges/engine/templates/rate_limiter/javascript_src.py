@@ -493,7 +493,7 @@ class {{SvcCls}} {
   liftQuota({{owner}}) {
     const key = quotaKey({{owner}});
     this._limiter.forget(key);
-    this._logger.warn(`quota for ${key} lifted by an operator`);
+    this._logger.info(`quota for ${key} lifted by an operator`);
   }
 }
 

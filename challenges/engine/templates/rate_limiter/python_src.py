@@ -401,7 +401,7 @@ class {{SvcCls}}:
         """Forget ``{{owner}}``'s recent requests (an operator override)."""
         key = quota_key({{owner}})
         self._limiter.forget(key)
-        logger.warning("quota for %s lifted by an operator", key)
+        logger.info("quota for %s lifted by an operator", key)
 '''
 
 HANDLERS = '''"""Request handlers: parse bodies, call the service, map errors.

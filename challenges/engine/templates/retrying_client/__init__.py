@@ -119,7 +119,8 @@ class RetryingClient(Template):
             "id_prefix": prefix,
             "batch": f"{kebab(entities)}-{ctx.rng.randrange(100, 1000)}",
             "owner_a": labels[0], "owner_b": labels[1],
-            "label_a": f"{labels[2]} north", "label_b": f"{labels[2]} south", "label_c": f"{labels[0]} east",
+            # Sample labels as the domain writes them, not suffixed variants of one another.
+            "label_a": labels[2], "label_b": labels[1], "label_c": labels[0],
             "status0": lex.statuses[0], "status1": lex.statuses[1],
             "statuses_tuple": "(" + ", ".join(f'"{s}"' for s in lex.statuses) + ")",
             "statuses_list": "[" + ", ".join(f"'{s}'" for s in lex.statuses) + "]",
