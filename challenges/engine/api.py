@@ -32,17 +32,21 @@ def draw(
     rng: random.Random | None = None,
     *,
     lexicons: Sequence[Any] | None = None,
+    silent_visible_tier: int | None = None,
 ) -> Draw:
     """Draw every slot of ``template`` for ``language`` with a CSPRNG (``rng`` for tests).
 
-    Lexicons the template cannot use cleanly (``Template.accepts``) are skipped.
+    Lexicons the template cannot use cleanly (``Template.accepts``) are skipped;
+    ``silent_visible_tier`` is the staff setting of the same name (see ``make_draw``).
     """
     tpl = get_template(template) if isinstance(template, str) else template
     pool = list(lexicons) if lexicons is not None else list(available_lexicons())
     usable = [lex for lex in pool if tpl.accepts(LexiconView.of(lex))]
     if not usable:
         raise DrawError("lexicons_unusable", f"no lexicon suits {tpl.spec.slug}", field="lexicons")
-    return make_draw(tpl.spec, language, usable, rng)
+    if silent_visible_tier is None:
+        return make_draw(tpl.spec, language, usable, rng)
+    return make_draw(tpl.spec, language, usable, rng, silent_visible_tier=silent_visible_tier)
 
 
 def rebuild(draw_json: str, *, lexicon: Any = None) -> GeneratedInstance:

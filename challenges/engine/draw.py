@@ -22,6 +22,7 @@ ENGINE_VERSION = "1"
 # History start window (UTC epoch seconds): 2023-01-02 .. 2025-09-01.
 TIME_BASE_RANGE: tuple[int, int] = (1672617600, 1756684800)
 HERRING_PROBABILITY = 0.6
+SILENT_VISIBLE_TIER = 3
 
 
 @dataclass(frozen=True)
@@ -101,8 +102,13 @@ def make_draw(
     *,
     time_base_range: tuple[int, int] = TIME_BASE_RANGE,
     herring_probability: float = HERRING_PROBABILITY,
+    silent_visible_tier: int = SILENT_VISIBLE_TIER,
 ) -> Draw:
-    """Draw every slot of ``spec`` (a TemplateSpec) for ``language``."""
+    """Draw every slot of ``spec`` (a TemplateSpec) for ``language``.
+
+    From ``silent_visible_tier`` on, the misleading-test red herring (a visible test
+    failing because of the bug) is not offered: there the statement is the only symptom.
+    """
     from challenges.engine.naming import LexiconView
 
     rnd = rng if rng is not None else secrets.SystemRandom()
@@ -115,9 +121,11 @@ def make_draw(
     offered = list(spec.canaries)
     count = min(len(offered), rnd.randint(low, high)) if offered else 0
     canaries = tuple(sorted(rnd.sample(offered, count)))
-    herrings = [kind for kind in spec.red_herrings if rnd.random() < herring_probability]
-    if spec.red_herrings and not herrings:
-        herrings = [rnd.choice(list(spec.red_herrings))]
+    offered_herrings = [kind for kind in spec.red_herrings
+                        if kind != "misleading-test" or spec.tier < silent_visible_tier]
+    herrings = [kind for kind in offered_herrings if rnd.random() < herring_probability]
+    if offered_herrings and not herrings:
+        herrings = [rnd.choice(offered_herrings)]
     return Draw(
         template=spec.slug,
         language=language,

@@ -26,6 +26,7 @@ from challenges.engine.templates.config_coercion import (
     javascript_tests,
     python_src,
     python_tests,
+    symptoms,
 )
 
 LOCAL_WORDS = frozenset({"field", "raw", "text", "value", "origin", "layers", "origins", "resolved",
@@ -308,7 +309,7 @@ class ConfigCoercion(Template):
                      "```")
         return Blueprint(
             package=ctx.project, summary=summary, modules=modules, tests=tests, oracle=oracle,
-            sites=sites, names=nm, bug=bug, canaries=[], red_herrings=herrings, features=features,
+            sites=sites, names=nm, bug=symptoms.attach(ctx, bug), canaries=[], red_herrings=herrings, features=features,
             settings={"ini_path": f"config/{ctx.project}.ini"}, readme_usage=usage, readme_sections=sections,
             fact_tokens=[(fact, ())],
         )

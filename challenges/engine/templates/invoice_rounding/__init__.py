@@ -22,7 +22,13 @@ from challenges.engine.ir import Blueprint, Bug, Canary, Feature, Fix, Import, M
 from challenges.engine.model import FactToken, Slot, Template, TemplateSpec, register
 from challenges.engine.naming import human, pascal, snake
 from challenges.engine.spelling import StyleSpelling
-from challenges.engine.templates.invoice_rounding import javascript_src, javascript_tests, python_src, python_tests
+from challenges.engine.templates.invoice_rounding import (
+    javascript_src,
+    javascript_tests,
+    python_src,
+    python_tests,
+    symptoms,
+)
 
 SCAFFOLD_WORDS = frozenset({
     "invoice", "invoices", "line", "lines", "net", "tax", "gross", "total", "price", "rate", "number",
@@ -61,6 +67,7 @@ class InvoiceRounding(Template):
         fact_tokens=(FactToken("{{fact_gold}}"),),
         description="Invoice lines are priced in Decimal and rounded half-up to the cent; a float "
         "coercion at the HTTP boundary or a missing rounding mode loses a cent on half-cent amounts.",
+        version="2",
     )
 
     def accepts(self, lex) -> bool:
@@ -420,7 +427,7 @@ class InvoiceRounding(Template):
         )
         return Blueprint(
             package=ctx.project, summary=summary, modules=m, tests=tests, oracle=oracle,
-            sites=sites, names={**nm, "fact_gold": gold_text}, bug=bug, canaries=canaries,
+            sites=sites, names={**nm, "fact_gold": gold_text}, bug=symptoms.attach(ctx, bug), canaries=canaries,
             red_herrings=herrings, features=features, settings=settings,
             readme_usage=usage, readme_sections=sections, fact_tokens=[(gold_text, ())],
         )

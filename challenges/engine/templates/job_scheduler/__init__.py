@@ -26,7 +26,13 @@ from challenges.engine.ir import Blueprint, Bug, Canary, Feature, Fix, Import, M
 from challenges.engine.model import FactToken, Slot, Template, TemplateSpec, register
 from challenges.engine.naming import human, pascal, snake
 from challenges.engine.spelling import StyleSpelling
-from challenges.engine.templates.job_scheduler import javascript_src, javascript_tests, python_src, python_tests
+from challenges.engine.templates.job_scheduler import (
+    javascript_src,
+    javascript_tests,
+    python_src,
+    python_tests,
+    symptoms,
+)
 
 SCAFFOLD_WORDS = frozenset({
     "job", "jobs", "key", "kind", "priority", "payload", "state", "worker", "workers", "attempts", "error",
@@ -68,6 +74,7 @@ class JobScheduler(Template):
         fact_tokens=(FactToken("{{fact_gold}}"),),
         description="Ready jobs are handed out by priority, ties in readiness order, each to exactly one "
         "worker; either the heap tie-break or the locked re-check of a claim is broken.",
+        version="2",
     )
 
     def accepts(self, lex) -> bool:
@@ -389,7 +396,7 @@ class JobScheduler(Template):
         )
         return Blueprint(
             package=ctx.project, summary=summary, modules=m, tests=tests, oracle=oracle,
-            sites=sites, names={**nm, "fact_gold": gold_text}, bug=bug, canaries=canaries,
+            sites=sites, names={**nm, "fact_gold": gold_text}, bug=symptoms.attach(ctx, bug), canaries=canaries,
             red_herrings=herrings, features=features, settings=settings,
             readme_usage=usage, readme_sections=sections, fact_tokens=[(gold_text, ())],
         )

@@ -28,7 +28,13 @@ from challenges.engine.ir import Blueprint, Bug, Canary, Feature, Fix, Import, M
 from challenges.engine.model import FactToken, Slot, Template, TemplateSpec, register
 from challenges.engine.naming import human, kebab, pascal
 from challenges.engine.spelling import StyleSpelling
-from challenges.engine.templates.retrying_client import javascript_src, javascript_tests, python_src, python_tests
+from challenges.engine.templates.retrying_client import (
+    javascript_src,
+    javascript_tests,
+    python_src,
+    python_tests,
+    symptoms,
+)
 
 # Identifiers the generated code uses for itself.
 SCAFFOLD_WORDS = frozenset({
@@ -198,7 +204,7 @@ class RetryingClient(Template):
         )]
         return Blueprint(
             package=ctx.project, summary=summary, modules=m, tests=tests, oracle=oracle,
-            sites=sites, names={**nm, "fact_gold": gold_text}, bug=bug, canaries=canaries,
+            sites=sites, names={**nm, "fact_gold": gold_text}, bug=symptoms.attach(ctx, bug), canaries=canaries,
             red_herrings=herrings, features=features, settings=settings,
             readme_usage=self._usage(ctx, nm), readme_sections=sections,
             fact_tokens=[(gold_text, ())],
