@@ -313,8 +313,8 @@ def validate(
         _mutation_gate(mutant_list, judged, cfg, mutant_error or (kit_reasons[0] if kit_reasons else None)),
         _visible_gate(instance, outcomes, cfg),
         static_result[0],
-        _statement_gate(instance, cfg),
-        _hint_gate(instance, cfg),
+        statement_gate(instance, cfg),
+        hint_gate(instance, cfg),
     ]
     report = GateReport(results, time.perf_counter() - started, len(jobs))
     report.kit = kit if report.passed else None
@@ -461,7 +461,8 @@ def _visible_gate(instance: GeneratedInstance, outcomes: dict[str, _Outcome],
                       {"tests": len(shipped.verdicts), "failing_on_shipped": failing, "failing_on_bug": on_bug})
 
 
-def _statement_gate(instance: GeneratedInstance, cfg: GateConfig) -> GateResult:
+def statement_gate(instance: GeneratedInstance, cfg: GateConfig) -> GateResult:
+    """The statement gate alone (no sandbox): also used to backfill stored instances."""
     from challenges.audit.statement import statement_findings
     from challenges.engine.model import get_template
 
@@ -479,7 +480,7 @@ def _statement_gate(instance: GeneratedInstance, cfg: GateConfig) -> GateResult:
                        **{k: v for k, v in instance.difficulty.items() if k.startswith("statement_")}})
 
 
-def _hint_gate(instance: GeneratedInstance, cfg: GateConfig) -> GateResult:
+def hint_gate(instance: GeneratedInstance, cfg: GateConfig) -> GateResult:
     from challenges.audit.statement import hint_findings
 
     if instance.tier < cfg.hint_tier:

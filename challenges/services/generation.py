@@ -4,7 +4,8 @@ rotation picks an eligible template → the engine draws every slot with a CSPRN
 builds the instance → fingerprint dedup against the window, hall of fame and known
 corpus (a collision redraws; after ``generation.max_collisions`` in a row the template
 is rotated away) → release gates (oracle, canaries, mutation adequacy, visible suite,
-static checks, history) → leak audit of the workspace as an agent would receive it →
+static checks, history, task statement, hint audit) → leak audit of the workspace and the
+task statement as an agent would receive them →
 seal and store → release (or the manual-review queue when dedup flags it).
 
 Every pass leaves a GenerationAttempt row with its outcome and reason, so staff can
@@ -113,7 +114,11 @@ def _lexicons(allowed_keys: list[str] | None):
 def _gate_config() -> GateConfig:
     values = config_values("generation.")
     return GateConfig(mutation_threshold=values["mutation_threshold"], max_mutants=values["max_mutants"],
-                      workers=values["gate_workers"], forgeable_f2p_share=values["forgeable_f2p_share"])
+                      workers=values["gate_workers"], forgeable_f2p_share=values["forgeable_f2p_share"],
+                      silent_visible_tier=values["silent_visible_tier"], hint_tier=values["hint_tier"],
+                      hint_window_lines=values["hint_window_lines"],
+                      statement_identifier_tier=values["statement_identifier_tier"],
+                      statement_ngram=values["statement_ngram"])
 
 
 def instance_generate(
@@ -150,7 +155,8 @@ def instance_generate(
         lang = language or rng.choice(languages)
         started = time.perf_counter()
         try:
-            draw = engine.draw(chosen.slug, lang, lexicons=_lexicons(allowed))
+            draw = engine.draw(chosen.slug, lang, lexicons=_lexicons(allowed),
+                               silent_visible_tier=config_value("generation.silent_visible_tier"))
             generated = engine.generate(draw)
         except EngineError as exc:
             result.attempts.append(_log(run, chosen, lang, Outcome.ERROR, f"engine: {exc}", time.perf_counter() - started))
@@ -178,7 +184,9 @@ def instance_generate(
             continue
         with tempfile.TemporaryDirectory(prefix="ws-") as tmp:
             root = write_workspace(generated, Path(tmp) / "workspace")
-            audit = run_audit(AuditTarget(root), context_for_instance(generated, require_local_identity=True))
+            # The task statement is handed over before turn one: the audit reads it with the workspace.
+            audit = run_audit(AuditTarget(root, texts={"statement": generated.statement}),
+                              context_for_instance(generated, require_local_identity=True))
             if not audit.passed:
                 result.attempts.append(_log(run, chosen, lang, Outcome.AUDIT_FAILED,
                                             "; ".join(f"{f.check}: {f.message}" for f in audit.findings[:20]),
@@ -219,7 +227,17 @@ def _store(template, generated, decision, report, audit, root: Path, timings: di
         dedup=decision_as_dict(decision),
         uniqueness=decision.uniqueness, timings=timings,
         judge_kit=report.kit.to_dict() if report.kit is not None else None,
+        statement=generated.statement, difficulty=_difficulty(generated, report),
     )
+
+
+def _difficulty(generated, report) -> dict[str, Any]:
+    """The instance's difficulty knobs, with what the gates measured (staff-facing)."""
+    visible = report.gate("visible").details
+    oracle = report.gate("oracle").details
+    return {**generated.difficulty, "visible_failures_on_bug": len(visible.get("failing_on_bug", [])),
+            "fail_to_pass": len(oracle.get("fail_to_pass", [])),
+            "masking_rejected": oracle.get("masking_rejected")}
 
 
 def _rotation_refusal(template: ChallengeTemplate, language: str | None) -> Conflict | None:

@@ -41,6 +41,8 @@ def instance_store(
     uniqueness: float | None = None,
     timings: dict[str, Any] | None = None,
     judge_kit: dict[str, Any] | None = None,
+    statement: str = "",
+    difficulty: dict[str, Any] | None = None,
 ) -> ChallengeInstance:
     """Seal and store a generated instance (state "generated"; release is separate).
 
@@ -48,6 +50,7 @@ def instance_store(
     deterministic archive so identical workspaces have identical bytes and digests.
     ``judge_kit`` (probes, plan, expected observations from the release gates) is sealed
     beside the other secrets; without it the first evaluation records one from the gold patch.
+    ``statement`` (the task statement, Markdown) is sealed too; agents read it once released.
     """
     if "oracle_files" not in secrets or not secrets["oracle_files"]:
         raise ValidationFailed("An instance needs hidden oracle files.", code="oracle_missing")
@@ -58,6 +61,8 @@ def instance_store(
         timings=timings or {}, draw_sealed=seal(_dumps(draw)), secrets_sealed=seal(_dumps(secrets)),
         workspace_sealed=seal(archive), workspace_sha256=hashlib.sha256(archive).hexdigest(),
         judge_kit_sealed=seal(_dumps(judge_kit)) if judge_kit else None,
+        statement_sealed=seal(statement.encode("utf-8")) if statement else None,
+        difficulty=difficulty or {},
     )
     audit_event_record(verb="instance.generated", target=instance, actor_label="generator",
                        after={"template": template.slug, "language": language, "uniqueness": uniqueness})
