@@ -224,6 +224,9 @@ class InvoiceRounding(Template):
                         "Round up when the remainder is at least half the divisor."),
                 ),
                 level="utility",
+                # Shallow: always rounds up, so no cent is lost but amounts below half a cent gain one.
+                masking=Fix("ceil", {"rounding": "return Math.ceil(numerator / denominator);"},
+                            "Round up instead of truncating."),
                 summary="The integer rounding helper truncates, so every half cent (and more) is dropped: "
                         "1.005 prices at 1.00 and taxes lose their last cent.",
                 location="money rounding helper",
@@ -330,6 +333,9 @@ class InvoiceRounding(Template):
                         "Round the amount in cents to an integer, half up, and scale back."),
                 ),
                 level="utility",
+                # Shallow: nudges halves over the edge, which breaks negative amounts and near-halves.
+                masking=Fix("nudge", {"rounding": 'return (value + Decimal("0.001")).quantize(CENT)'},
+                            "Nudge the value up before the default rounding."),
                 summary="`round_money` quantises without a rounding mode, so Decimal's default "
                         "half-to-even rounding turns half cents down whenever the cent digit is even.",
                 location="money rounding helper",

@@ -321,6 +321,14 @@ class OrderLifecycle(Template):
                         "Look the cancelled status up among the allowed targets."),
                 ),
                 level="orchestrator",
+                # Shallow: refuses only the final status the report quotes, not the committed ones.
+                masking=Fix("final-only", {"cancel_guard": (
+                    "if record.{{status_f}} == STATUSES[-1]:\n"
+                    "    raise {{ErrConflict}}(f\"{{entity_h}} {{{id_f}}} can no longer be cancelled\", "
+                    "{{id_f}}={{id_f}})" if ctx.py else
+                    "if (record.{{status_f}} === STATUSES[STATUSES.length - 1]) {\n"
+                    "  throw new {{ErrConflict}}(`{{entity_h}} ${{{id_f}}} can no longer be cancelled`, "
+                    "{ {{id_f}} });\n}")}, "Refuse cancelling in the final status only."),
                 summary="The cancel operation never checks the lifecycle, so records in any status, "
                         "committed or final, can be cancelled and refunded.",
                 location="workflow cancel operation",
