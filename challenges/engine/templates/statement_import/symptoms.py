@@ -13,12 +13,12 @@ def attach(ctx: BuildContext, bug: Bug) -> Bug:
     if bug.site == "strip_extension":
         symptom = Symptom(
             title=f"Statements of some {owners} are rejected on import",
-            action=f"import the statement file of a {owner} whose name ends in c, s or v",
-            observed="the import rejects the file because the batch name does not match the owner",
+            action=f"import this month's statement files of all our {owners}",
+            observed="the files of a few of them are rejected because the batch name does not match the owner",
             expected="Every well-formed statement file should be imported, whatever the owner's name.",
             steps=("Name a statement file after an owner ending in 's', with the usual .csv extension",
                    "Import it", "The import is refused"),
-            example="files for other owners import fine",
+            example=f"the rejected {owners} all have names ending in c, s or v; the others import fine",
             impact=f"we key in the statements of those {owners} by hand every month",
             vague=f"imports fail for a handful of {owners}, always the same ones",
             guess="an encoding problem in their files",

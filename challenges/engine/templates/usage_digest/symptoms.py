@@ -21,6 +21,6 @@ def attach(ctx: BuildContext, bug: Bug) -> Bug:
         impact=f"{owners} receive confusing statements with their usage split up",
         vague=f"the summary looks fine on quiet days but is cluttered with repeated {owners} on busy ones",
         guess="the export job running twice",
-        log="digest lines exceed active accounts",
+        log="summary lines exceed active accounts",
     )
     return replace(bug, symptom=symptom)
