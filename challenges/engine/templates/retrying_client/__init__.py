@@ -330,6 +330,11 @@ class RetryingClient(Template):
                     "Treat only creates without a key as unsafe to repeat."),
             ),
             level="layer-boundary",
+            # Shallow: stops the duplicates by never repeating a create, so keyed creates still fail.
+            masking=Fix("methods-only", {"timeout_retry": (
+                "return request.method in IDEMPOTENT_METHODS" if ctx.py
+                else "return IDEMPOTENT_METHODS.has(request.method);")},
+                "Repeat only requests whose method is idempotent."),
             summary="The client's retry predicate inverts the idempotency-key test: timed-out creates "
                     "without a key are sent again although the registry may have applied them, and keyed "
                     "creates, which are safe to repeat, fail the import.",
