@@ -311,6 +311,11 @@ class JobScheduler(Template):
                         "Drop the unlocked early exit and decide only under the lock."),
                 ),
                 level="orchestrator",
+                # Shallow: a stricter check, still made before the lock is held.
+                masking=Fix("stricter-early-exit", {"fast_path": (
+                    "if job.state != READY or job.worker is not None:\n    return None" if ctx.py
+                    else "if (job.state !== READY || job.worker !== null) {\n  return null;\n}")},
+                    "Also refuse jobs that already have a worker, before taking the lock."),
                 summary="`claim` checks readiness only before taking the lock; two workers that both pass "
                         "the check claim the same job and run it twice.",
                 location="scheduler claim",
