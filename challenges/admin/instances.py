@@ -211,9 +211,11 @@ class ChallengeInstanceAdmin(admin.ModelAdmin):
     list_filter = ("state", "language", "tier", "template__family")
     search_fields = ("public_id", "template__slug", "lexicon_key")
     date_hierarchy = "created_at"
-    readonly_fields = ("public_id", "template", "language", "tier", "state", "state_reason", "statement_shown",
-                       "difficulty_table", "lexicon_key", "tech_stack", "uniqueness", "fingerprint_table", "dedup_table", "gates_table", "audit_table", "timings",
+    readonly_fields = ("public_id", "template", "language", "tier", "state", "state_reason", "lexicon_key", "tech_stack",
+                       "uniqueness", "fingerprint_table", "dedup_table", "gates_table", "audit_table", "timings",
                        "workspace_sha256", "created_at", "released_at", "secrets_link")
+    # What agents are given and how hard the instance is meant to be, right after its state.
+    readonly_fields = readonly_fields[:6] + ("statement_shown", "difficulty_table") + readonly_fields[6:]
     exclude = ("draw_sealed", "secrets_sealed", "workspace_sealed", "statement_sealed", "fingerprint", "dedup", "gates",
                "audit", "difficulty")
     inlines = [AttemptInline]

@@ -4,9 +4,11 @@ rotation picks an eligible template → the engine draws every slot with a CSPRN
 builds the instance → fingerprint dedup against the window, hall of fame and known
 corpus (a collision redraws; after ``generation.max_collisions`` in a row the template
 is rotated away) → release gates (oracle, canaries, mutation adequacy, visible suite,
-static checks, history, task statement, hint audit) → leak audit of the workspace and the
-task statement as an agent would receive them →
+static checks, history) → leak audit of the workspace as an agent would receive it →
 seal and store → release (or the manual-review queue when dedup flags it).
+
+The release gates include the task statement (it exists and leaks nothing) and, from
+tier 3, the hint audit; the leak audit reads the statement with the workspace.
 
 Every pass leaves a GenerationAttempt row with its outcome and reason, so staff can
 answer "why was this template skipped?" and read the regeneration rate.
