@@ -8,7 +8,7 @@
   ``challenges.audit.text``'s identifier-aware rule;
 * gold-patch overlap: a run of ``ngram`` consecutive words shared with the lines the
   gold patch adds (identifiers split into words), i.e. the statement spells the fix;
-* from ``identifier_tier`` on: any identifier of the faulty region itself (its
+* from ``identifier_tier`` on: any compound identifier of the faulty region itself (its
   functions, variables, attributes), literally or as a phrase of three or more words.
 
 ``hint_findings`` is the hint audit: comments, docstrings and README sentences near the
@@ -27,9 +27,6 @@ from challenges.audit.codetokens import KEYWORDS, code_tokens
 from challenges.audit.target import HARNESS_PHRASES
 from challenges.audit.text import TermMatcher, WordIndex, words
 
-# Identifiers shorter than this that are a single word are everyday prose ("total", "price").
-MIN_SINGLE_IDENTIFIER_CHARS = 10
-
 
 def _word_list(text: str) -> list[str]:
     return [w.text for w in words(text)]
@@ -44,13 +41,15 @@ def added_lines(patch: str) -> list[str]:
 
 
 def region_identifiers(region: str, language: str) -> set[str]:
-    """Identifiers of the faulty region worth protecting (compound or long ones)."""
+    """Identifiers of the faulty region worth protecting: compound ones (``release_hold``,
+    ``heapSize``). A one-word identifier is ordinary prose or the domain's own vocabulary
+    ("policyholder", "total"), which a statement may use."""
     found: set[str] = set()
     for token in code_tokens(region, language, strip_names=False):
         if not re.fullmatch(r"[A-Za-z_$][A-Za-z0-9_$]*", token) or token in KEYWORDS:
             continue
         parts = _word_list(token)
-        if len(parts) >= 2 or len(token) >= MIN_SINGLE_IDENTIFIER_CHARS:
+        if len(parts) >= 2:
             found.add(token)
     return found
 
