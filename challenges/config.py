@@ -31,6 +31,22 @@ declare(
             "Largest share of fail-to-pass tests a constant-guessing forger may pass (0 = none may). Whatever "
             "this is, at least one fail-to-pass test must defeat the forger, or no instance is released.",
             validate=unit_interval, group="generation"),
+    Setting("generation.silent_visible_tier", 3,
+            "From this tier on no visible test may fail because of the bug (the task statement is the only "
+            "symptom); the misleading-test red herring is not drawn there. Red-herring failures unrelated to "
+            "the bug stay allowed.", validate=positive_int, group="generation"),
+    Setting("generation.hint_tier", 3,
+            "From this tier on the hint audit refuses any comment, docstring or README sentence near the "
+            "faulty code that restates the rule the bug breaks.", validate=positive_int, group="generation"),
+    Setting("generation.hint_window_lines", 12,
+            "How many lines around the faulty region the hint audit reads (the module docstring always counts).",
+            validate=positive_int, group="generation"),
+    Setting("generation.statement_identifier_tier", 4,
+            "From this tier on the task statement may not name any identifier of the faulty code.",
+            validate=positive_int, group="generation"),
+    Setting("generation.statement_ngram", 3,
+            "Length of the word runs the task statement may not share with the lines the fix adds.",
+            validate=positive_int, group="generation"),
     Setting("generation.max_run_count", 200, "Largest number of instances one generation run may request.",
             validate=positive_int, group="generation"),
 )

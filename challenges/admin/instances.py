@@ -29,8 +29,10 @@ from challenges.models import (
 from challenges.selectors.code_dedup import code_regions_side_by_side
 from challenges.selectors.generation import generation_run_progress
 from challenges.selectors.rotation import rotation_calendar
+from challenges.selectors.statements import instance_statement
 from challenges.services.generation import generation_run_request
 from challenges.services.instances import instance_secrets_reveal, instance_set_state
+from challenges.services.statements import instance_statement_backfill
 from core import formatting
 from core.dashboard import Panel, register_panel
 from core.errors import ApplicationError
@@ -264,7 +266,7 @@ class AttemptInline(admin.TabularInline):
 @admin.register(ChallengeInstance)
 class ChallengeInstanceAdmin(admin.ModelAdmin):
     list_display = ("short_id", "template", "language_shown", "tier", "state", "uniqueness_shown", "gates_passed",
-                    "findings", "released_at")
+                    "findings", "has_statement", "released_at")
     list_filter = ("state", "language", "tier", "template__family")
     search_fields = ("public_id", "template__slug", "lexicon_key")
     date_hierarchy = "created_at"
@@ -272,9 +274,12 @@ class ChallengeInstanceAdmin(admin.ModelAdmin):
                        "uniqueness", "fingerprint_table", "dedup_table", "code_dedup", "gates_table", "audit_table",
                        "timings",
                        "workspace_sha256", "created_at", "released_at", "secrets_link")
-    exclude = ("draw_sealed", "secrets_sealed", "workspace_sealed", "fingerprint", "dedup", "gates", "audit")
+    # What agents are given and how hard the instance is meant to be, right after its state.
+    readonly_fields = readonly_fields[:6] + ("statement_shown", "difficulty_table") + readonly_fields[6:]
+    exclude = ("draw_sealed", "secrets_sealed", "workspace_sealed", "statement_sealed", "fingerprint", "dedup", "gates",
+               "audit", "difficulty")
     inlines = [AttemptInline]
-    actions = ["retire", "quarantine"]
+    actions = ["retire", "quarantine", "backfill_statement"]
 
     def has_add_permission(self, request):
         return False
@@ -301,6 +306,23 @@ class ChallengeInstanceAdmin(admin.ModelAdmin):
     @admin.display(description="audit findings")
     def findings(self, obj):
         return len(obj.audit.get("findings", []))
+
+    @admin.display(boolean=True, description="statement")
+    def has_statement(self, obj):
+        return bool(obj.statement_sealed)
+
+    @admin.display(description="task statement")
+    def statement_shown(self, obj):
+        text = instance_statement(obj)
+        if text is None:
+            return format_html('<p class="help">No task statement: generated before statements existed. Use the '
+                               '"Backfill task statement" action (or manage.py backfill_statements) to rebuild it '
+                               "from the sealed draw.</p>")
+        return format_html('<pre style="white-space: pre-wrap; max-width: 60em">{}</pre>', text)
+
+    @admin.display(description="difficulty")
+    def difficulty_table(self, obj):
+        return self._table(sorted(obj.difficulty.items()), ["knob", "value"])
 
     def _table(self, rows, headers):
         head = "".join(f"<th>{h}</th>" for h in headers)
@@ -394,6 +416,17 @@ class ChallengeInstanceAdmin(admin.ModelAdmin):
             **self.admin_site.each_context(request), "title": f"{label.capitalize()} instances", "form": form,
             "objects": queryset, "action": state if state != "retired" else "retire",
         })
+
+    @admin.action(description="Backfill task statement (rebuilt from the sealed draw)", permissions=["change"])
+    def backfill_statement(self, request, queryset):
+        done = 0
+        for instance in queryset.filter(statement_sealed__isnull=True):
+            try:
+                instance_statement_backfill(instance=instance)
+                done += 1
+            except ApplicationError as exc:
+                self.message_user(request, f"{instance}: {exc.message}", messages.WARNING)
+        self.message_user(request, f"{formatting.plural(done, 'statement')} recorded.", messages.SUCCESS)
 
     @admin.action(description="Retire (with a reason)", permissions=["change"])
     def retire(self, request, queryset):

@@ -33,18 +33,23 @@ def draw(
     *,
     lexicons: Sequence[Any] | None = None,
     avoid_surnames: Collection[str] = (),
+    silent_visible_tier: int | None = None,
 ) -> Draw:
     """Draw every slot of ``template`` for ``language`` with a CSPRNG (``rng`` for tests).
 
     Lexicons the template cannot use cleanly (``Template.accepts``) are skipped;
-    ``avoid_surnames`` are surnames other projects use (never drawn again).
+    ``avoid_surnames`` are surnames other projects use (never drawn again);
+    ``silent_visible_tier`` is the staff setting of the same name (see ``make_draw``).
     """
     tpl = get_template(template) if isinstance(template, str) else template
     pool = list(lexicons) if lexicons is not None else list(available_lexicons())
     usable = [lex for lex in pool if tpl.accepts(LexiconView.of(lex))]
     if not usable:
         raise DrawError("lexicons_unusable", f"no lexicon suits {tpl.spec.slug}", field="lexicons")
-    return make_draw(tpl.spec, language, usable, rng, avoid_surnames=avoid_surnames)
+    if silent_visible_tier is None:
+        return make_draw(tpl.spec, language, usable, rng, avoid_surnames=avoid_surnames)
+    return make_draw(tpl.spec, language, usable, rng, avoid_surnames=avoid_surnames,
+                     silent_visible_tier=silent_visible_tier)
 
 
 def rebuild(draw_json: str, *, lexicon: Any = None) -> GeneratedInstance:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from challenges.engine.draw import Draw
-from challenges.engine.naming import LexiconView, Namer
+from challenges.engine.naming import LexiconView, Namer, human
 
 
 @dataclass
@@ -39,6 +39,10 @@ class BuildContext:
     @property
     def project(self) -> str:
         return self.draw.project_name
+
+    def say(self, role: str, plural: bool = False) -> str:
+        """A lexicon noun as prose ("shipping line"), for statements and documentation."""
+        return human(self.lex.noun(role, plural))
 
     def slot(self, name: str) -> Any:
         return self.draw.slots[name]

@@ -26,6 +26,7 @@ TIME_BASE_RANGE: tuple[int, int] = (1672617600, 1756684800)
 HERRING_PROBABILITY = 0.6
 # How many people a project's history has (inclusive bounds).
 PEOPLE_RANGE: tuple[int, int] = (3, 6)
+SILENT_VISIBLE_TIER = 3
 
 
 @dataclass(frozen=True)
@@ -110,11 +111,14 @@ def make_draw(
     time_base_range: tuple[int, int] = TIME_BASE_RANGE,
     herring_probability: float = HERRING_PROBABILITY,
     avoid_surnames: Collection[str] = (),
+    silent_visible_tier: int = SILENT_VISIBLE_TIER,
 ) -> Draw:
     """Draw every slot of ``spec`` (a TemplateSpec) for ``language``.
 
     ``avoid_surnames``: surnames other projects already use (the registry of used
-    names); the project's people are drawn without them.
+    names); the project's people are drawn without them. From ``silent_visible_tier`` on,
+    the misleading-test red herring (a visible test failing because of the bug) is not
+    offered: there the statement is the only symptom.
     """
     from challenges.engine.history import draw_people
     from challenges.engine.naming import LexiconView
@@ -129,9 +133,11 @@ def make_draw(
     offered = list(spec.canaries)
     count = min(len(offered), rnd.randint(low, high)) if offered else 0
     canaries = tuple(sorted(rnd.sample(offered, count)))
-    herrings = [kind for kind in spec.red_herrings if rnd.random() < herring_probability]
-    if spec.red_herrings and not herrings:
-        herrings = [rnd.choice(list(spec.red_herrings))]
+    offered_herrings = [kind for kind in spec.red_herrings
+                        if kind != "misleading-test" or spec.tier < silent_visible_tier]
+    herrings = [kind for kind in offered_herrings if rnd.random() < herring_probability]
+    if offered_herrings and not herrings:
+        herrings = [rnd.choice(offered_herrings)]
     return Draw(
         template=spec.slug,
         language=language,

@@ -16,6 +16,10 @@ Gates (issue 4, "Release gates"):
   be; survivors are listed.
 - ``visible`` (4): the visible suite passes on the shipped code except exactly the
   designated red-herring failures, and passes completely with the gold fix.
+- ``statement``: the task statement exists and leaks nothing (fact tokens, catalogue
+  terms, word runs of the gold patch, from tier 4 the faulty region's identifiers).
+- ``hints``: from tier 3, no comment, docstring or README sentence near the faulty code
+  restates the invariant the bug breaks (the template's ``Bug.invariant`` phrases).
 - ``static`` (5): Python compiles and passes a neutral, config-free ruff run;
   JavaScript passes ``node --check``; every recorded patch applies strictly and
   the fixes reproduce exactly the files the other gates validated.
@@ -76,6 +80,16 @@ class GateConfig:
     # Largest share of fail-to-pass tests a constant-guessing forger may pass. Whatever it
     # is, at least one must defeat the forger: a run is solved only if every test passes.
     forgeable_f2p_share: float = 1.0
+    # From this tier on no visible test may fail because of the bug: the statement is the symptom.
+    silent_visible_tier: int = 3
+    # From this tier on the hint audit refuses comments restating the broken invariant ...
+    hint_tier: int = 3
+    # ... within this many lines of the faulty region.
+    hint_window_lines: int = 12
+    # From this tier on the statement may not name any identifier of the faulty region.
+    statement_identifier_tier: int = 4
+    # Length of the word runs the statement may not share with the gold patch.
+    statement_ngram: int = 3
 
 
 @dataclass
@@ -273,6 +287,8 @@ def validate(
     if suite is not None and compile_error is None:
         jobs += [_Job("gold", gold, (), True), _Job("gold-again", gold, (), True), _Job("shipped", {}, (), True)]
         jobs += [_Job(f"alt:{a.label}", a.files, (), True) for a in instance.alternatives]
+        if instance.masking is not None:
+            jobs.append(_Job("masking", instance.masking.files, (), True))
         jobs += [_Job(f"canary:{c.name}", {**gold, **c.files}, (), True) for c in instance.canaries]
 
         from challenges.sandbox import SandboxInputError
@@ -302,9 +318,11 @@ def validate(
         _oracle_gate(instance, kit, judged, kit_reasons, cfg),
         _canary_gate(instance, kit, judged),
         _mutation_gate(mutant_list, judged, cfg, mutant_error or (kit_reasons[0] if kit_reasons else None)),
-        _visible_gate(instance, outcomes),
+        _visible_gate(instance, outcomes, cfg),
         static_result[0],
         realism_gate(instance, used_names=used_names, used_surnames=used_surnames),
+        statement_gate(instance, cfg),
+        hint_gate(instance, cfg),
     ]
     report = GateReport(results, time.perf_counter() - started, len(jobs))
     report.kit = kit if report.passed else None
@@ -363,6 +381,10 @@ def _oracle_gate(instance: GeneratedInstance, kit: JudgeKit | None, judged: dict
         if not outcome.solved:
             bad = outcome.failing() or [outcome.stopped or "no test"]
             reasons.append(f"oracle rejects the alternative fix {alt.label!r}: {bad[:5]} (overfitted oracle?)")
+    masking = judged.get("masking")
+    if instance.masking is not None and masking is not None and masking.solved:
+        reasons.append(f"the hidden tests accept the shallow fix {instance.masking.label!r}, which only masks "
+                       "the symptom")
     forgeable = guessable(kit, f2p)
     if f2p and len(forgeable) == len(f2p):
         reasons.append("every fail-to-pass test can be passed by a constant-guessing forger (e.g. "
@@ -372,6 +394,7 @@ def _oracle_gate(instance: GeneratedInstance, kit: JudgeKit | None, judged: dict
                        f"forger (allowed share {cfg.forgeable_f2p_share:.2f}): {sorted(forgeable)[:3]}")
     return GateResult("oracle", not reasons, reasons,
                       {"fail_to_pass": f2p, "pass_to_pass": p2p, "plan": len(kit.plan),
+                       "masking_rejected": (not masking.solved) if masking is not None else None,
                        "sites": len(kit.suite.sites), "forgeable": forgeable})
 
 
@@ -427,7 +450,9 @@ def _failing(outcome: _Outcome) -> list[str]:
     return sorted(t for t, v in outcome.verdicts.items() if v not in ("passed", "skipped"))
 
 
-def _visible_gate(instance: GeneratedInstance, outcomes: dict[str, _Outcome]) -> GateResult:
+def _visible_gate(instance: GeneratedInstance, outcomes: dict[str, _Outcome],
+                  cfg: GateConfig | None = None) -> GateResult:
+    cfg = cfg or GateConfig()
     reasons: list[str] = []
     shipped, gold = outcomes["visible-shipped"], outcomes["visible-gold"]
     if shipped.error:
@@ -442,10 +467,46 @@ def _visible_gate(instance: GeneratedInstance, outcomes: dict[str, _Outcome]) ->
         reasons.append(f"red-herring tests expected to fail pass instead: {missing}")
     if _failing(gold):
         reasons.append(f"visible tests fail after the gold fix: {_failing(gold)[:5]}")
+    on_bug = [t for t in failing if t not in _failing(gold)]
+    if instance.tier >= cfg.silent_visible_tier and on_bug:
+        reasons.append(f"tier {instance.tier}: visible tests fail because of the bug ({on_bug[:3]}); from tier "
+                       f"{cfg.silent_visible_tier} the statement alone must describe the symptom")
     if not shipped.verdicts:
         reasons.append("the visible suite reported no tests")
     return GateResult("visible", not reasons, reasons,
-                      {"tests": len(shipped.verdicts), "failing_on_shipped": failing})
+                      {"tests": len(shipped.verdicts), "failing_on_shipped": failing, "failing_on_bug": on_bug})
+
+
+def statement_gate(instance: GeneratedInstance, cfg: GateConfig) -> GateResult:
+    """The statement gate alone (no sandbox): also used to backfill stored instances."""
+    from challenges.audit.statement import statement_findings
+    from challenges.engine.model import get_template
+
+    spec = get_template(instance.template).spec
+    region = instance.gold.files[instance.gold_region.path][instance.gold_region.start:instance.gold_region.end]
+    terms = [spec.slug, spec.title, spec.family, spec.bug_class, spec.bug_type, spec.solution_approach,
+             *spec.canaries, *spec.red_herrings]
+    reasons = statement_findings(
+        instance.statement, gold_patch=instance.gold.patch, region=region, language=instance.language,
+        tier=instance.tier, fact_phrases=[phrase for phrase, _ in instance.fact_tokens], terms=terms,
+        identifier_tier=cfg.statement_identifier_tier, ngram=cfg.statement_ngram,
+    )
+    return GateResult("statement", not reasons, reasons,
+                      {"chars": len(instance.statement), "sha256": instance.statement_sha256,
+                       **{k: v for k, v in instance.difficulty.items() if k.startswith("statement_")}})
+
+
+def hint_gate(instance: GeneratedInstance, cfg: GateConfig) -> GateResult:
+    from challenges.audit.statement import hint_findings
+
+    if instance.tier < cfg.hint_tier:
+        return GateResult("hints", True, [], {"checked": False, "phrases": len(instance.invariant)})
+    path = instance.gold_region.path
+    readme = next((text for p, text in instance.files.items() if p.lower().startswith("readme")), "")
+    reasons = hint_findings(invariant=instance.invariant, bug_path=path, bug_text=instance.files[path],
+                            lines=instance.gold_region.lines, language=instance.language, readme=readme,
+                            window=cfg.hint_window_lines)
+    return GateResult("hints", not reasons, reasons, {"checked": True, "phrases": len(instance.invariant)})
 
 
 def _static_gate(instance: GeneratedInstance) -> GateResult:

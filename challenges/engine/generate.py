@@ -30,6 +30,7 @@ from challenges.engine.naming import LexiconView, Namer, generic_error, human, p
 from challenges.engine.patches import unified_diff
 from challenges.engine.prose import fix_articles
 from challenges.engine.render import expand_to_lines, line_span, render
+from challenges.engine.statement import compose
 from challenges.engine.styles import CommitVoice, handle_of
 
 MIN_COMMITS = 8
@@ -488,6 +489,24 @@ def generate(draw: Draw, *, lexicon: Any = None) -> GeneratedInstance:
             herring.kind, herring.description, tuple(sorted(paths)), herring.failing_tests,
             suspicious if herring.kind == "suspicious-commit" else None,
         ))
+    masking = None
+    if bp.bug.masking is not None:
+        changed, _, _ = variant({**shipped_sites, **bp.bug.masking.snippets})
+        if changed == gold_changed:
+            raise TemplateError("masking_same_as_gold", "the masking fix equals the gold fix", field="bug")
+        masking = fix_record(bp.bug.masking.label, bp.bug.masking.description, changed)
+    statement = None
+    if bp.bug.symptom is not None:
+        statement = compose(bp.bug.symptom, tier=spec.tier, project=bp.package, seed=draw.history_seed,
+                            time_base=draw.time_base)
+    source_lines = sum(1 for p in source_paths for line in shipped[p].splitlines() if line.strip())
+    difficulty: dict[str, Any] = {
+        "tier": spec.tier, "bug_level": draw.bug_level, "structure": draw.structure,
+        "source_files": len(source_paths), "source_lines": source_lines,
+        "visible_failures_on_bug": len(expected_failures), "masking_fix": masking is not None,
+        "canaries": len(canaries), "red_herrings": len(herrings),
+        **(statement.knobs() if statement is not None else {"statement_form": None}),
+    }
     key_paths = {m.key: lay.paths[m.key] for m in [*bp.modules, *bp.tests]}
     facts = [(render(p, bp.names, {}).text, tuple(key_paths.get(a, a) for a in anchors))
              for p, anchors in bp.fact_tokens]
@@ -500,4 +519,6 @@ def generate(draw: Draw, *, lexicon: Any = None) -> GeneratedInstance:
         fingerprint=build_fingerprint(spec, draw, bp, lex.domain, emitter.tech_stack),
         fact_tokens=facts, source_paths=source_paths, bug_summary=bp.bug.summary,
         history_before=before, lexicon=lex.to_dict(),
+        statement=statement.text if statement is not None else "",
+        difficulty=difficulty, masking=masking, invariant=tuple(bp.bug.invariant),
     )

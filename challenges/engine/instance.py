@@ -77,6 +77,20 @@ class GeneratedInstance:
     history_before: dict[str, str] = field(default_factory=dict, repr=False)
     # The lexicon the instance was written in (error names as used), for the realism gate.
     lexicon: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    # The task statement (Markdown, agent-visible once released); empty when the template
+    # gives no symptom data. Not part of ``digest`` so instances sealed before statements
+    # existed still rebuild to their recorded digest; ``statement_sha256`` pins it instead.
+    statement: str = ""
+    # Difficulty knobs of this instance (tier, statement form and precision, size...).
+    difficulty: dict[str, Any] = field(default_factory=dict)
+    # A shallow wrong fix that masks the symptom; the hidden tests must reject it.
+    masking: FixRecord | None = None
+    # Phrases restating the invariant the bug breaks (the hint audit's vocabulary).
+    invariant: tuple[str, ...] = ()
+
+    @property
+    def statement_sha256(self) -> str:
+        return hashlib.sha256(self.statement.encode("utf-8")).hexdigest()
 
     @property
     def gold_patch(self) -> str:
@@ -116,6 +130,12 @@ class GeneratedInstance:
             "fingerprint": self.fingerprint,
             "fact_tokens": [[phrase, list(anchors)] for phrase, anchors in self.fact_tokens],
             "bug_summary": self.bug_summary,
+            "statement": self.statement,
+            "statement_sha256": self.statement_sha256,
+            "difficulty": self.difficulty,
+            "masking": ({"label": self.masking.label, "description": self.masking.description,
+                         "patch": self.masking.patch} if self.masking is not None else None),
+            "invariant": list(self.invariant),
             "digest": self.digest(),
             "commits": [asdict(c) for c in self.history.commits],
         }

@@ -73,10 +73,50 @@ class Fix:
 
 
 @dataclass(frozen=True)
+class Symptom:
+    """The bug as the people who meet it describe it: the raw material of the task statement.
+
+    Every field is plain prose in the domain's words, written from the outside (what a
+    user, an operator or a nightly job sees), never naming the fix, the faulty function
+    or any identifier of the code around it.  ``compose`` (``statement.py``) picks fields
+    by the precision the tier allows:
+
+    - ``title``: a one-line headline ("Back-to-back bookings are refused");
+    - ``action``: what the reporter did, an infinitive phrase ("book two back-to-back
+      slots"); ``observed``: what happened, a clause ("the second one is refused");
+      ``expected``: what should have happened, a sentence;
+    - ``steps``: a precise reproduction (tiers 1-2), ``example``: concrete values seen;
+    - ``impact``: why it matters to the reporter; ``vague``: the symptom alone, as a
+      reporter who never isolated it would put it (tier 5);
+    - ``log``: a log or error line an alert would quote (no code identifiers);
+    - ``guess``: a plausible but wrong first theory (tier 5 may quote it);
+    - ``intermittent``: the symptom shows only sometimes (timing, ordering).
+    """
+
+    title: str
+    action: str
+    observed: str
+    expected: str
+    steps: tuple[str, ...] = ()
+    example: str = ""
+    impact: str = ""
+    vague: str = ""
+    log: str = ""
+    guess: str = ""
+    intermittent: bool = False
+
+
+@dataclass(frozen=True)
 class Bug:
     """The injected bug: ``site`` ships ``Blueprint.sites[site]`` (faulty) and the gold fix
     restores ``gold.snippets[site]`` (the clean code).  ``alternatives`` must differ
-    in form from the gold fix.  ``level`` is the drawn bug-site abstraction level."""
+    in form from the gold fix.  ``level`` is the drawn bug-site abstraction level.
+
+    ``symptom`` feeds the task statement.  ``masking`` is a shallow wrong fix (it hides
+    the symptom at the surface without curing the cause); the hidden tests must reject
+    it.  ``invariant`` lists phrases that restate the rule the bug breaks: from tier 3 no
+    comment, docstring or README sentence near the faulty code may contain one.
+    """
 
     site: str
     gold: Fix
@@ -84,6 +124,9 @@ class Bug:
     level: str
     summary: str
     location: str
+    symptom: Symptom | None = None
+    masking: Fix | None = None
+    invariant: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

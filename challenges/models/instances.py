@@ -45,6 +45,12 @@ class ChallengeInstance(models.Model):
     # code), sealed like the other secrets. Empty for instances released before judging
     # moved out of the sandbox: the first evaluation computes it from the sealed gold patch.
     judge_kit_sealed = models.BinaryField(null=True, blank=True)
+    # The task statement (Markdown) agents receive with the attempt, sealed like the workspace.
+    # Empty for instances generated before statements existed, until backfilled from the draw.
+    statement_sealed = models.BinaryField(null=True, blank=True)
+    # Difficulty knobs of this instance (tier, statement form and precision, size, bug level,
+    # what the gates measured); staff-side only.
+    difficulty = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     released_at = models.DateTimeField(null=True, blank=True, db_index=True)
 

@@ -32,7 +32,11 @@ def audit_context(*, instance: ChallengeInstance, allowed_remotes: tuple[str, ..
 
 def leak_audit_instance(*, instance: ChallengeInstance, record: bool = True) -> AuditReport:
     """Audit the instance's stored workspace; with ``record`` the result is saved on the row."""
-    report = run_audit(AuditTarget(workspace_tree(instance)), audit_context(instance=instance))
+    from challenges.selectors.statements import instance_statement
+
+    statement = instance_statement(instance)
+    texts = {"statement": statement} if statement is not None else {}
+    report = run_audit(AuditTarget(workspace_tree(instance), texts=texts), audit_context(instance=instance))
     if record:
         instance.audit = {**report.to_dict(), "checked_at": timezone.now().isoformat()}
         instance.save(update_fields=["audit"])

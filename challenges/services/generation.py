@@ -11,6 +11,9 @@ contributor names the registry already holds; draws avoid its surnames) → leak
 the workspace as an agent would receive it →
 seal and store → release (or the manual-review queue when dedup flags it).
 
+The release gates include the task statement (it exists and leaks nothing) and, from
+tier 3, the hint audit; the leak audit reads the statement with the workspace.
+
 Every pass leaves a GenerationAttempt row with its outcome and reason, so staff can
 answer "why was this template skipped?" and read the regeneration rate.
 """
@@ -124,7 +127,11 @@ def _lexicons(allowed_keys: list[str] | None):
 def _gate_config() -> GateConfig:
     values = config_values("generation.")
     return GateConfig(mutation_threshold=values["mutation_threshold"], max_mutants=values["max_mutants"],
-                      workers=values["gate_workers"], forgeable_f2p_share=values["forgeable_f2p_share"])
+                      workers=values["gate_workers"], forgeable_f2p_share=values["forgeable_f2p_share"],
+                      silent_visible_tier=values["silent_visible_tier"], hint_tier=values["hint_tier"],
+                      hint_window_lines=values["hint_window_lines"],
+                      statement_identifier_tier=values["statement_identifier_tier"],
+                      statement_ngram=values["statement_ngram"])
 
 
 def instance_generate(
@@ -162,7 +169,8 @@ def instance_generate(
         started = time.perf_counter()
         used_names, used_surnames = contributor_names_used()
         try:
-            draw = engine.draw(chosen.slug, lang, lexicons=_lexicons(allowed), avoid_surnames=used_surnames)
+            draw = engine.draw(chosen.slug, lang, lexicons=_lexicons(allowed), avoid_surnames=used_surnames,
+                               silent_visible_tier=config_value("generation.silent_visible_tier"))
             generated = engine.generate(draw)
         except EngineError as exc:
             result.attempts.append(_log(run, chosen, lang, Outcome.ERROR, f"engine: {exc}", time.perf_counter() - started))
@@ -194,7 +202,9 @@ def instance_generate(
             continue
         with tempfile.TemporaryDirectory(prefix="ws-") as tmp:
             root = write_workspace(generated, Path(tmp) / "workspace")
-            audit = run_audit(AuditTarget(root), context_for_instance(generated, require_local_identity=True))
+            # The task statement is handed over before turn one: the audit reads it with the workspace.
+            audit = run_audit(AuditTarget(root, texts={"statement": generated.statement}),
+                              context_for_instance(generated, require_local_identity=True))
             if not audit.passed:
                 result.attempts.append(_log(run, chosen, lang, Outcome.AUDIT_FAILED,
                                             "; ".join(f"{f.check}: {f.message}" for f in audit.findings[:20]),
@@ -262,7 +272,17 @@ def _store(template, tier, generated, decision, report, audit, root: Path, timin
         judge_kit=report.kit.to_dict() if report.kit is not None else None,
         archive=workspace_archive(generated, root, top_dir=ARCHIVE_TOP),
         contributors=sorted({person.name for person in generated.history.people}),
+        statement=generated.statement, difficulty=_difficulty(generated, report),
     )
+
+
+def _difficulty(generated, report) -> dict[str, Any]:
+    """The instance's difficulty knobs, with what the gates measured (staff-facing)."""
+    visible = report.gate("visible").details
+    oracle = report.gate("oracle").details
+    return {**generated.difficulty, "visible_failures_on_bug": len(visible.get("failing_on_bug", [])),
+            "fail_to_pass": len(oracle.get("fail_to_pass", [])),
+            "masking_rejected": oracle.get("masking_rejected")}
 
 
 def _rotation_refusal(template: ChallengeTemplate, language: str | None) -> Conflict | None:

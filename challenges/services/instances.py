@@ -44,6 +44,8 @@ def instance_store(
     judge_kit: dict[str, Any] | None = None,
     archive: bytes | None = None,
     contributors: list[str] | None = None,
+    statement: str = "",
+    difficulty: dict[str, Any] | None = None,
 ) -> ChallengeInstance:
     """Seal and store a generated instance (state "generated"; release is separate).
 
@@ -55,6 +57,7 @@ def instance_store(
     ``workspace_dir`` is packed with one fixed time. ``contributors`` (full names of the
     people in the project's history) join the registry of used names; a name or surname
     another project already uses is refused (``contributor_name_reused``).
+    ``statement`` (the task statement, Markdown) is sealed too; agents read it once released.
     """
     if "oracle_files" not in secrets or not secrets["oracle_files"]:
         raise ValidationFailed("An instance needs hidden oracle files.", code="oracle_missing")
@@ -73,6 +76,8 @@ def instance_store(
         timings=timings or {}, draw_sealed=seal(_dumps(draw)), secrets_sealed=seal(_dumps(secrets)),
         workspace_sealed=seal(archive), workspace_sha256=hashlib.sha256(archive).hexdigest(),
         judge_kit_sealed=seal(_dumps(judge_kit)) if judge_kit else None,
+        statement_sealed=seal(statement.encode("utf-8")) if statement else None,
+        difficulty=difficulty or {},
     )
     ContributorName.objects.bulk_create([ContributorName(full_name=name, surname=name.split()[-1].lower(),
                                                          instance=instance) for name in names])

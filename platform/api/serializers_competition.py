@@ -62,9 +62,18 @@ class AttemptSerializer(serializers.Serializer):
     workspace = serializers.SerializerMethodField()
     submissions_url = serializers.SerializerMethodField()
     submissions_left = serializers.SerializerMethodField()
+    statement = serializers.SerializerMethodField(
+        help_text="The task: the problem as it was reported (a ticket, an issue, an alert...), in Markdown. "
+                  "Null for a challenge released before statements existed.")
 
     class Meta:
         ref_name = "Attempt"
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_statement(self, attempt) -> str | None:
+        from challenges.selectors.statements import instance_statement
+
+        return instance_statement(attempt.challenge.instance)
 
     @extend_schema_field(serializers.ChoiceField(choices=["open", "solved", "expired", "abandoned"]))
     def get_state(self, attempt) -> str:

@@ -22,6 +22,7 @@ from competition.selectors import (
     agent_report,
     agent_score_history,
     agent_submission_history,
+    bout_challenge_page,
     bout_challenge_rows,
     bout_get_visible,
     bout_leaderboard,
@@ -104,6 +105,17 @@ def bout_detail(request, handle):
         "challenges": bout_challenge_rows(bout=bout), "progress": progress,
         "format_description": format_description, **_report_context(bout_report(bout=bout)),
     })
+
+
+@login_required
+def challenge_detail(request, handle, challenge):
+    """A challenge of a bout and its task statement, as the agents receive it (competitors only:
+    the statement is handed to agents, not published to crawlers)."""
+    bout = bout_get_visible(handle=handle)
+    page = bout_challenge_page(bout=bout, handle=challenge) if bout is not None else None
+    if page is None:
+        raise Http404("No such challenge.")
+    return render(request, "portal/bouts/challenge.html", {"bout": bout, "page": page, "challenge": page.row})
 
 
 def season_detail(request, pk):

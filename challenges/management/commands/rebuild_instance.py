@@ -7,6 +7,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from challenges.audit.from_engine import workspace_archive, write_workspace
 from challenges.engine import api as engine
+from challenges.selectors.statements import instance_statement
 from challenges.services.lookup import instance_find
 from challenges.services.workspaces import ARCHIVE_TOP, instance_secrets
 from core.crypto import unseal
@@ -29,11 +30,17 @@ class Command(BaseCommand):
         with tempfile.TemporaryDirectory(prefix="ws-") as tmp:
             root = write_workspace(rebuilt, Path(tmp) / "workspace")
             archive = workspace_archive(rebuilt, root, top_dir=ARCHIVE_TOP)
+        sealed = instance_secrets(found)
+        # Instances sealed before a secrets key existed are compared on the keys they have.
+        secrets = {key: value for key, value in rebuilt.secrets_dict().items() if key in sealed}
         checks = {
             "workspace": hashlib.sha256(archive).hexdigest() == found.workspace_sha256,
-            "secrets": _canonical(rebuilt.secrets_dict()) == _canonical(instance_secrets(found)),
+            "secrets": _canonical(secrets) == _canonical(sealed),
             "fingerprint": _canonical(rebuilt.fingerprint) == _canonical(found.fingerprint),
         }
+        statement = instance_statement(found)
+        if statement is not None:
+            checks["statement"] = rebuilt.statement.encode() == statement.encode()
         identical = all(checks.values())
         if json:
             self.stdout.write(_dumps({"instance": str(found.public_id), "identical": identical, "checks": checks}))

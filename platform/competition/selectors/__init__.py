@@ -20,6 +20,7 @@ from competition.selectors.progress import (
     AttemptStatus,
     ChallengeRow,
     agent_entries,
+    bout_challenge_page,
     bout_challenge_rows,
     bout_progress_for_owner,
     submission_get_for_owner,
@@ -37,7 +38,7 @@ from competition.selectors.reports import (
 )
 
 __all__ = [
-    "AgentProgress", "AttemptStatus", "ChallengeRow", "agent_entries", "bout_challenge_rows",
+    "AgentProgress", "AttemptStatus", "ChallengeRow", "agent_entries", "bout_challenge_page", "bout_challenge_rows",
     "bout_progress_for_owner", "leaderboard_details_public", "submission_get_for_owner",
     "AgentReport", "AgentReportRow", "AgentScopeFigures", "GroupReport", "LeaderboardRow", "LeaderboardScore",
     "agent_get_for_owner", "agent_key_authenticate", "agent_list_for_owner", "agent_report", "agent_score_history",

@@ -79,6 +79,32 @@ def bout_challenge_rows(*, bout: Bout) -> list[ChallengeRow]:
     return rows
 
 
+@dataclass(frozen=True)
+class ChallengePage:
+    """One challenge of a bout as competitors see it: its row and its task statement."""
+
+    row: ChallengeRow
+    # None before the bout starts (the task is handed out with the challenge) ...
+    published: bool
+    # ... and for a challenge released before statements existed.
+    statement: str | None
+
+
+def bout_challenge_page(*, bout: Bout, handle: str) -> ChallengePage | None:
+    """The challenge ``handle`` of ``bout`` with its statement once the bout has started; None if absent."""
+    from challenges.selectors.statements import instance_statement
+
+    row = next((r for r in bout_challenge_rows(bout=bout) if r.handle == handle), None)
+    if row is None:
+        return None
+    published = bout.state != Bout.State.SCHEDULED
+    statement = None
+    if published:
+        challenge = BoutChallenge.objects.select_related("instance").get(bout=bout, handle=handle)
+        statement = instance_statement(challenge.instance)
+    return ChallengePage(row=row, published=published, statement=statement)
+
+
 def _status(attempts: list[Attempt], allowed: int, now: datetime, live: bool) -> AttemptStatus:
     used = len(attempts)
     if any(a.state == Attempt.State.SOLVED for a in attempts):

@@ -36,6 +36,19 @@ def test_start_attempt_returns_bootstrap_and_is_idempotent(agent_client, challen
     assert Attempt.objects.count() == 1
 
 
+def test_bootstrap_carries_the_task_statement(agent_client, instance, attempt):
+    # A challenge released before statements existed says so plainly: null, not an empty page.
+    assert attempt["statement"] is None
+    from core.crypto import seal
+
+    text = "# Back-to-back bookings are refused\n\nBooking 10-12 and then 12-14 fails.\n"
+    instance.statement_sealed = seal(text.encode())
+    instance.save(update_fields=["statement_sealed"])
+    body = agent_client.get(f"/api/v1/attempts/{attempt['id']}").json()
+    assert body["statement"] == text
+    assert instance.template.slug not in json.dumps(body)
+
+
 def test_workspace_tarball_is_the_repository(agent_client, attempt, tmp_path):
     response = agent_client.get(f"/api/v1/attempts/{attempt['id']}/workspace.tar.gz")
     assert response.status_code == 200 and response["Content-Type"] == "application/gzip"

@@ -34,7 +34,8 @@ def test_generate_list_rebuild_audit_export_and_oracle(instance, capsys, tmp_pat
 
     call_command("rebuild_instance", str(instance.public_id), "--json")
     assert _json(capsys) == {"instance": str(instance.public_id), "identical": True,
-                             "checks": {"workspace": True, "secrets": True, "fingerprint": True}}
+                             "checks": {"workspace": True, "secrets": True, "fingerprint": True,
+                                        "statement": True}}
 
     call_command("leak_audit", str(instance.public_id), "--json")
     report = _json(capsys)
@@ -90,6 +91,13 @@ def test_instance_admin_shows_gates_and_guards_secrets(instance, client):
     client.force_login(viewer)
     page = client.get(f"/admin/challenges/challengeinstance/{instance.pk}/change/").content.decode()
     assert "mutation" in page and "no findings" in page
+    # The task statement as agents receive it, and the instance's difficulty knobs.
+    from django.utils.html import escape
+
+    from challenges.selectors.statements import instance_statement
+
+    assert escape(instance_statement(instance)) in page
+    assert "statement_precision" in page and "reproduction" in page
     assert client.get(f"/admin/challenges/challengeinstance/{instance.pk}/secrets/").status_code == 403
 
     analyst = User.objects.create_user("analyst", password="x" * 12, is_staff=True)
@@ -98,6 +106,36 @@ def test_instance_admin_shows_gates_and_guards_secrets(instance, client):
     secrets_page = client.get(f"/admin/challenges/challengeinstance/{instance.pk}/secrets/").content.decode()
     assert "Gold patch" in secrets_page and "@@" in secrets_page
     assert AuditEvent.objects.filter(verb="instance.secrets_viewed", actor=analyst).count() == 1
+
+
+def test_statement_backfill_rebuilds_the_sealed_statement_or_says_why_not(instance, capsys):
+    from challenges.selectors.statements import instance_statement
+    from core.crypto import seal, unseal
+
+    statement = instance_statement(instance)
+    assert statement
+    ChallengeInstance.objects.filter(pk=instance.pk).update(statement_sealed=None, difficulty={})
+    instance.refresh_from_db()
+    assert instance_statement(instance) is None
+    call_command("backfill_statements", "--json")
+    assert _json(capsys) == {"recorded": [instance.pk], "failed": {}}
+    instance.refresh_from_db()
+    assert instance_statement(instance) == statement  # rebuilt byte for byte from the draw
+    assert instance.difficulty["statement_precision"] == "reproduction"
+    assert AuditEvent.objects.filter(verb="instance.statement_backfilled").count() == 1
+    call_command("rebuild_instance", str(instance.pk), "--json")
+    rebuilt = _json(capsys)
+    assert rebuilt["identical"] is True and rebuilt["checks"]["statement"] is True
+
+    # A draw made by another template version cannot be rebuilt: the instance keeps no statement.
+    draw = json.loads(unseal(bytes(instance.draw_sealed)))
+    ChallengeInstance.objects.filter(pk=instance.pk).update(
+        statement_sealed=None, draw_sealed=seal(json.dumps({**draw, "template_version": "0"}).encode()))
+    call_command("backfill_statements", "--json")
+    failed = _json(capsys)["failed"][str(instance.pk)]
+    assert "draw_version_mismatch" in failed[0] or "cannot be rebuilt byte for byte" in failed[0]
+    instance.refresh_from_db()
+    assert instance_statement(instance) is None
 
 
 def test_retire_action_needs_a_reason(instance, client):

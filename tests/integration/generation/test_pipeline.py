@@ -34,7 +34,16 @@ def test_pipeline_releases_an_instance_that_the_oracle_separates(templates):
     instance = result.instance
     assert instance is not None and instance.state == ChallengeInstance.State.RELEASED
     assert instance.gates["passed"] is True and instance.audit["findings"] == []
-    assert {g["name"] for g in instance.gates["results"]} >= {"oracle", "canaries", "mutation", "visible", "static"}
+    assert {g["name"] for g in instance.gates["results"]} >= {"oracle", "canaries", "mutation", "visible", "static",
+                                                              "statement", "hints"}
+    # The task statement is sealed with the instance; the difficulty knobs are recorded.
+    from challenges.selectors.statements import instance_statement
+
+    statement = instance_statement(instance)
+    assert statement and statement.encode() not in bytes(instance.statement_sealed)
+    assert template.slug not in statement and "booking ledger" not in statement.lower()
+    assert instance.difficulty["tier"] == 1 and instance.difficulty["statement_precision"] == "reproduction"
+    assert instance.difficulty["fail_to_pass"] >= 1
     assert [a.outcome for a in result.attempts] == [GenerationAttempt.Outcome.RELEASED]
     secrets = instance_secrets(instance)
     assert oracle_run(instance=instance, patch=secrets["gold_patch"]).result == "solved"

@@ -92,7 +92,8 @@ def test_bout_page_lists_challenges_rules_and_own_attempt_states(client, competi
     client.force_login(competitor)
     html = client.get(f"/bouts/{bout.handle}/").content.decode()
     table = html[html.index('id="challenge-list"'):html.index('id="rules"')]
-    rows = re.findall(r'data-challenge="([^"]+)">\s*<td><code>[^<]+</code></td>\s*<td>([^<]+)</td>\s*<td>(\d)</td>'
+    rows = re.findall(r'data-challenge="([^"]+)">\s*<td><a href="[^"]+"><code>[^<]+</code></a></td>\s*<td>([^<]+)</td>'
+                      r'\s*<td>(\d)</td>'
                       r'\s*<td class="num">([^<]+)</td>', table)
     assert rows == [(c1.handle, "Python", "1", "1"), (c2.handle, "Python", "4", "5")]
     states = re.findall(r'data-attempt-state="([a-z_]+)"', table)
@@ -205,3 +206,42 @@ def test_empty_states_say_what_will_appear(client, competitor):
     assert "once it starts its first attempt" in page and "once it starts attempts" in page
     client.force_login(competitor)
     assert "Create one below" in client.get("/agents/").content.decode()
+
+
+def test_challenge_page_shows_the_task_statement_to_competitors(client, competitor, live_scene):
+    from core.crypto import seal
+
+    bout, _, c1, c2 = live_scene
+    text = "# Back-to-back bookings are refused\n\nBooking 10-12 and then 12-14 fails <sometimes>.\n"
+    c1.instance.statement_sealed = seal(text.encode())
+    c1.instance.save(update_fields=["statement_sealed"])
+    url = f"/bouts/{bout.handle}/challenges/{c1.handle}/"
+    assert client.get(url).status_code == 302  # competitors only: statements are not for crawlers
+    client.force_login(competitor)
+    html = client.get(url).content.decode()
+    assert 'id="statement-text"' in html and "Back-to-back bookings are refused" in html
+    assert "fails &lt;sometimes&gt;." in html  # shown as text, never as markup
+    assert c1.instance.template.slug not in html
+    # A challenge released before statements existed says so.
+    other = client.get(f"/bouts/{bout.handle}/challenges/{c2.handle}/").content.decode()
+    assert 'id="statement-missing"' in other
+    # The bout page links each challenge to its page.
+    assert f'href="{url}"' in client.get(f"/bouts/{bout.handle}/").content.decode()
+    assert client.get(f"/bouts/{bout.handle}/challenges/ch-nope/").status_code == 404
+
+
+def test_challenge_statement_waits_for_the_bout_to_start(client, competitor):
+    from core.crypto import seal
+
+    bout = f.bout(name="Later bout", tiers=(2,), state=Bout.State.SCHEDULED)
+    challenge = bout.challenges.get()
+    challenge.instance.statement_sealed = seal(b"# Totals are short\n")
+    challenge.instance.save(update_fields=["statement_sealed"])
+    client.force_login(competitor)
+    # A scheduled bout is not visible at all: its challenge page answers 404 ...
+    assert client.get(f"/bouts/{bout.handle}/challenges/{challenge.handle}/").status_code == 404
+    # ... and the selector itself withholds the statement until the bout starts.
+    from competition.selectors import bout_challenge_page
+
+    page = bout_challenge_page(bout=bout, handle=challenge.handle)
+    assert page is not None and page.published is False and page.statement is None

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from challenges.engine import TemplateError, draw, generate, validate
-from challenges.engine.ir import Blueprint, Bug, Feature, Fix, Import, Module
+from challenges.engine.ir import Blueprint, Bug, Feature, Fix, Import, Module, Symptom
 from challenges.engine.model import Template, TemplateSpec
 from tests.unit.engine.lexicon_fixture import LEXICONS
 
@@ -74,7 +74,11 @@ class Tiny(Template):
             bug=Bug("bound", Fix("gold", {"bound": "range(len(values))"}),
                     (Fix("explicit-start", {"bound": "range(0, len(values))"}),
                      Fix("reversed", {"bound": "reversed(range(len(values)))"})),
-                    "utility", "The loop skips the first value.", "calc"),
+                    "utility", "The loop skips the first value.", "calc",
+                    symptom=Symptom(title="Sums come out short", action="add up a list of amounts",
+                                    observed="the first amount is missing from the result",
+                                    expected="Every amount should be counted.",
+                                    steps=("Add up 1, 2 and 3", "The result is 5"), vague="sums are low")),
             canaries=[], red_herrings=[], features=[Feature("calc", "Add totals", "Totals.")], settings={},
         )
         for key, value in self.tweak.items():
@@ -124,3 +128,51 @@ def test_malformed_blueprints_are_refused_with_a_code(tiny, tweak, code):
     with pytest.raises(TemplateError) as exc:
         _generate(tiny)
     assert exc.value.code == code
+
+
+def _with_bug(**changes):
+    return lambda bp: dataclasses.replace(bp.bug, **changes)
+
+
+def test_statement_is_sealed_with_the_instance_and_rebuilt_byte_for_byte(tiny):
+    from challenges.engine import rebuild
+
+    instance = _generate(tiny)
+    assert instance.statement.startswith(("**", "#"))
+    assert "Sums come out short" in instance.statement
+    assert instance.secrets_dict()["statement"] == instance.statement
+    again = rebuild(instance.draw.to_json(), lexicon=next(lex for lex in LEXICONS
+                                                            if lex["key"] == instance.draw.lexicon_key))
+    assert again.statement.encode() == instance.statement.encode()
+    assert again.statement_sha256 == instance.secrets_dict()["statement_sha256"]
+    assert instance.difficulty["statement_precision"] == "reproduction"
+    assert instance.difficulty["tier"] == 1
+
+
+def test_an_instance_without_a_statement_is_refused(tiny):
+    tiny.tweak = {"bug": _with_bug(symptom=None)}
+    report = validate(_generate(tiny))
+    assert not report.passed
+    assert report.gate("statement").reasons == [
+        "the instance has no task statement (the template gives no symptom data for this bug)"]
+
+
+def test_a_statement_that_spells_the_fix_is_refused(tiny):
+    tiny.tweak = {"bug": lambda bp: dataclasses.replace(bp.bug, symptom=dataclasses.replace(
+        bp.bug.symptom, observed="the loop should use range len values instead"))}
+    report = validate(_generate(tiny))
+    assert not report.gate("statement").passed
+    assert "3-word run" in report.gate("statement").reasons[0]
+
+
+def test_the_masking_fix_must_fail_the_hidden_tests(tiny):
+    tiny.tweak = {"bug": _with_bug(masking=Fix("drop-last", {"bound": "range(len(values) - 1)"}))}
+    report = validate(_generate(tiny))
+    assert report.passed, report.summary()
+    assert report.gate("oracle").details["masking_rejected"] is True
+    # A "masking" fix the oracle accepts means the hidden tests only check the surface.
+    tiny.tweak = {"bug": _with_bug(masking=Fix("small-lists", {
+        "bound": "range(1, len(values)) if len(values) > 3 else range(len(values))"}))}
+    report = validate(_generate(tiny))
+    assert not report.gate("oracle").passed
+    assert any("shallow fix 'small-lists'" in r for r in report.gate("oracle").reasons)

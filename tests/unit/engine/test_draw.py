@@ -84,3 +84,14 @@ def test_project_names_that_shadow_the_standard_library_are_never_drawn():
     names = {draw("paged-listing-cache", "python", random.Random(s), lexicons=[lexicon]).project_name
              for s in range(20)}
     assert names == {"coldtrack"}
+
+
+def test_no_visible_test_fails_on_the_bug_from_the_silent_tier():
+    """From tier 3 the misleading-test herring (a visible test failing because of the bug) is not drawn."""
+    high = [draw("paged-listing-cache", "python", random.Random(s), lexicons=LEXICONS) for s in range(60)]
+    assert all("misleading-test" not in d.red_herrings for d in high)
+    low = [draw("booking-ledger", "python", random.Random(s), lexicons=LEXICONS) for s in range(60)]
+    assert any("misleading-test" in d.red_herrings for d in low)
+    relaxed = [draw("paged-listing-cache", "python", random.Random(s), lexicons=LEXICONS, silent_visible_tier=6)
+               for s in range(60)]
+    assert any("misleading-test" in d.red_herrings for d in relaxed)

@@ -16,7 +16,15 @@ from tests.unit.engine.conftest import make_instance
 @pytest.fixture(scope="module")
 def inst():
     instance = make_instance("paged-listing-cache", "python", 1)
-    assert instance.draw.bug_level == "orchestrator" and "misleading-test" in instance.draw.red_herrings
+    # Tier 4: no visible test may fail because of the bug, so no misleading-test herring is drawn.
+    assert instance.draw.bug_level == "orchestrator" and "misleading-test" not in instance.draw.red_herrings
+    return instance
+
+
+@pytest.fixture(scope="module")
+def low_tier():
+    instance = make_instance("booking-ledger", "python", 0)
+    assert instance.tier == 1 and "misleading-test" in instance.draw.red_herrings
     return instance
 
 
@@ -28,11 +36,13 @@ def report(inst):
 def test_a_generated_instance_passes_every_gate(report):
     assert report.passed, report.summary()
     assert [r.name for r in report.results] == ["history", "oracle", "canaries", "mutation", "visible", "static",
-                                              "realism"]
+                                              "realism", "statement", "hints"]
     oracle = report.gate("oracle").details
     assert oracle["fail_to_pass"] and oracle["pass_to_pass"]
     assert report.gate("mutation").details["score"] >= 0.9
-    assert report.gate("visible").details["failing_on_shipped"]  # the red-herring test
+    assert report.gate("visible").details["failing_on_shipped"] == []
+    assert report.gate("statement").details["statement_precision"] == "symptom"
+    assert report.gate("hints").details["checked"] is True
     assert report.to_dict()["passed"] is True
 
 
@@ -117,9 +127,44 @@ def test_guard_that_does_not_catch_the_canary_fix_fails(inst):
     assert not gate.passed and "still passes" in " ".join(gate.reasons)
 
 
-def test_unexpected_visible_failure_fails(inst):
-    gate = validate(dataclasses.replace(inst, expected_visible_failures=[])).gate("visible")
+def test_unexpected_visible_failure_fails(low_tier):
+    gate = validate(dataclasses.replace(low_tier, expected_visible_failures=[])).gate("visible")
     assert not gate.passed and "visible tests fail on shipped code" in " ".join(gate.reasons)
+
+
+def test_a_visible_test_failing_on_the_bug_is_allowed_below_tier_3_only(low_tier):
+    gate = validate(low_tier).gate("visible")
+    assert gate.passed and gate.details["failing_on_bug"] == gate.details["failing_on_shipped"] != []
+    gate = validate(dataclasses.replace(low_tier, tier=3)).gate("visible")
+    assert not gate.passed
+    assert "tier 3: visible tests fail because of the bug" in " ".join(gate.reasons)
+
+
+def test_a_comment_restating_the_broken_rule_fails_the_hint_audit(inst):
+    path = inst.gold_region.path
+    lines = inst.files[path].splitlines(keepends=True)
+    first, _ = inst.gold_region.lines
+    indent = lines[first - 1][: len(lines[first - 1]) - len(lines[first - 1].lstrip())]
+    hinted = "".join(lines[: first - 1] + [f"{indent}# previous owners must lose their pages too\n"]
+                     + lines[first - 1:])
+    clean = validate(dataclasses.replace(inst, invariant=("previous owners must lose their pages",)))
+    assert clean.gate("hints").passed
+    gate = validate(dataclasses.replace(inst, files={**inst.files, path: hinted},
+                                        invariant=("previous owners must lose their pages",))).gate("hints")
+    assert not gate.passed and "restates the rule it breaks" in gate.reasons[0]
+    # Below tier 3 the audit does not apply.
+    low = validate(dataclasses.replace(inst, tier=2, files={**inst.files, path: hinted},
+                                       invariant=("previous owners must lose their pages",))).gate("hints")
+    assert low.passed and low.details["checked"] is False
+
+
+def test_a_statement_naming_the_faulty_code_fails_from_tier_4(inst):
+    region = inst.gold.files[inst.gold_region.path][inst.gold_region.start:inst.gold_region.end]
+    ident = next(tok for tok in re.findall(r"[A-Za-z_]+", region) if "_" in tok.strip("_"))
+    leaky = inst.statement + f"\nMaybe look at `{ident}`.\n"
+    gate = validate(dataclasses.replace(inst, statement=leaky)).gate("statement")
+    assert not gate.passed and f"names {ident!r}" in " ".join(gate.reasons)
+    assert validate(dataclasses.replace(inst, statement=leaky, tier=3)).gate("statement").passed
 
 
 def test_lint_error_fails_the_static_gate(inst):

@@ -21,12 +21,14 @@ by_key = {lex["key"]: lex for lex in LEXICONS}
 out = []
 for text in json.load(sys.stdin):
     d = Draw.from_json(text)
-    out.append(generate(d, lexicon=by_key[d.lexicon_key]).digest())
+    inst = generate(d, lexicon=by_key[d.lexicon_key])
+    # The task statement is sealed beside the digest; it must come back byte for byte too.
+    out.append([inst.digest(), inst.statement_sha256, bool(inst.statement)])
 print(json.dumps(out))
 """
 
 
-def _digests(draws: list[str], hash_seed: str) -> list[str]:
+def _digests(draws: list[str], hash_seed: str) -> list[list]:
     env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": str(ROOT)}
     proc = subprocess.run([sys.executable, "-c", SCRIPT], input=json.dumps(draws), env=env, cwd=ROOT,
                           capture_output=True, text=True, check=True, timeout=300)
@@ -45,4 +47,6 @@ def test_every_template_generates_the_same_bytes_in_differently_seeded_processes
                 except Exception:  # a template may refuse the two test lexicons; other tests cover it
                     continue
     assert draws
-    assert _digests(draws, "1") == _digests(draws, "2")
+    first = _digests(draws, "1")
+    assert first == _digests(draws, "2")
+    assert all(has_statement for _, _, has_statement in first)

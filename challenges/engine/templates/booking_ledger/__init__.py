@@ -33,6 +33,7 @@ from challenges.engine.templates.booking_ledger import (
     javascript_tests,
     python_src,
     python_tests,
+    symptoms,
 )
 
 
@@ -437,7 +438,7 @@ class BookingLedger(Template):
         )]
         return Blueprint(
             package=ctx.project, summary=summary, modules=modules, tests=tests, oracle=oracle,
-            sites=sites, names=nm, bug=bug, canaries=[], red_herrings=herrings, features=features,
+            sites=sites, names=nm, bug=symptoms.attach(ctx, bug), canaries=[], red_herrings=herrings, features=features,
             settings=settings, readme_usage=self._usage(ctx, nm), readme_sections=sections,
             fact_tokens=[(gold_text, ())],
         )

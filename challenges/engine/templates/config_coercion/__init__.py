@@ -26,6 +26,7 @@ from challenges.engine.templates.config_coercion import (
     javascript_tests,
     python_src,
     python_tests,
+    symptoms,
 )
 
 LOCAL_WORDS = frozenset({"field", "raw", "text", "value", "origin", "layers", "origins", "resolved",
@@ -57,6 +58,16 @@ DURATION = {  # (python, javascript)
                       "return Math.trunc(Math.round(amount * DURATION_UNITS[unit]));"),
     "alt_factor_first": ("return round(DURATION_UNITS[unit] * float(text[:-1]))",
                          "return Math.round(DURATION_UNITS[unit] * amount);"),
+    # Shallow: rounds the amount instead of truncating it, still before scaling.
+    "masking": ("return round(float(text[:-1])) * DURATION_UNITS[unit]",
+                "return Math.round(amount) * DURATION_UNITS[unit];"),
+}
+# Shallow fixes: the reported word or value only.
+MASKING = {
+    "flag": ('return text != "false"', "return text !== 'false';"),
+    "resolve": ("value = layers.get(field.name)\nresolved[field.name] = 0 if value == 0 else value or field.default",
+                "const value = layers[field.name];\n"
+                "resolved[field.name] = value === 0 ? 0 : value || field.default;"),
 }
 LAYER_LOG = """logger.info(
     "resolved %d settings; %s values may still be shadowed by %s",
@@ -226,6 +237,8 @@ class ConfigCoercion(Template):
                         "Multiply the unit by the amount, then round."),
                 ),
                 level="utility",
+                masking=Fix("round-amount", {"duration_scale": DURATION["masking"][lang]},
+                            "Round the amount instead of truncating it, still before scaling."),
                 summary="The duration parser truncates the amount to a whole number before scaling it, "
                         "so '1.5h' reads as one hour and '0.5m' as nothing.",
                 location="duration parser",
@@ -242,6 +255,7 @@ class ConfigCoercion(Template):
                     Fix("conditional", {"flag_result": snip["flag_alt_conditional"]}, "Spell the choice out."),
                 ),
                 level="utility",
+                masking=Fix("reported-word", {"flag_result": MASKING["flag"][lang]}, "Special-case 'false' only."),
                 summary="The yes/no parser returns the truthiness of the text, so 'false', 'no', "
                         "'off' and '0' all read as true.",
                 location="flag parser",
@@ -257,6 +271,7 @@ class ConfigCoercion(Template):
                     Fix("none-check", {"resolve": snip["resolve_alt_undefined"]}, "Fall back only when the value is None."),
                 ),
                 level="orchestrator",
+                masking=Fix("keep-zero", {"resolve": MASKING["resolve"][lang]}, "Keep an explicit zero only."),
                 summary="The loader falls back to the default whenever the configured value is falsy, "
                         "so explicit false, zero or empty settings are ignored.",
                 location="settings resolution",
@@ -308,7 +323,7 @@ class ConfigCoercion(Template):
                      "```")
         return Blueprint(
             package=ctx.project, summary=summary, modules=modules, tests=tests, oracle=oracle,
-            sites=sites, names=nm, bug=bug, canaries=[], red_herrings=herrings, features=features,
+            sites=sites, names=nm, bug=symptoms.attach(ctx, bug), canaries=[], red_herrings=herrings, features=features,
             settings={"ini_path": f"config/{ctx.project}.ini"}, readme_usage=usage, readme_sections=sections,
             fact_tokens=[(fact, ())],
         )

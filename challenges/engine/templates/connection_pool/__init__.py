@@ -35,6 +35,7 @@ from challenges.engine.templates.connection_pool import (
     javascript_tests,
     python_src,
     python_tests,
+    symptoms,
 )
 from challenges.engine.templates.connection_pool.pool_level import POOL_CONNECTION, TXN_VIA_POOL
 
@@ -197,6 +198,7 @@ class ConnectionPoolTemplate(Template):
         red_herrings=("misleading-log", "misleading-test", "suspicious-commit"),
         description="Every connection checked out for a transaction must go back to the pool, "
         "whether the transaction commits or fails.",
+        version="2",
     )
 
     def accepts(self, lex) -> bool:
@@ -416,7 +418,7 @@ class ConnectionPoolTemplate(Template):
                      "```")
         return Blueprint(
             package=ctx.project, summary=summary, modules=modules, tests=tests, oracle=oracle,
-            sites=sites, names=nm, bug=bug, canaries=canaries, red_herrings=herrings, features=features,
+            sites=sites, names=nm, bug=symptoms.attach(ctx, bug), canaries=canaries, red_herrings=herrings, features=features,
             settings=settings, readme_usage=usage, readme_sections=sections,
             fact_tokens=[(fact, ())],
         )

@@ -293,9 +293,7 @@ POOL = """'use strict';
  * `checkout` hands out an idle connection, or opens a new one while fewer than
  * `maxSize` exist, or waits up to `checkoutTimeoutMs` for one to come back.
  * Idle connections that have not been used for `idleCheckSeconds` are pinged
- * before they are handed out; dead ones are discarded and replaced. Every
- * checked-out connection must be checked in again, whatever happened while it
- * was out -- a connection that is never returned is lost to the pool for good.
+ * before they are handed out; dead ones are discarded and replaced.
  */
 
 {{imports}}

@@ -216,9 +216,7 @@ POOL = '''"""A bounded pool of {{store_h}} connections.
 ``checkout`` hands out an idle connection, or opens a new one while fewer than
 ``max_size`` exist, or waits up to ``checkout_timeout`` seconds for one to come
 back.  Idle connections that have not been used for ``idle_check_seconds`` are
-pinged before they are handed out; dead ones are discarded and replaced.  Every
-checked-out connection must be checked in again, whatever happened while it was
-out -- a connection that is never returned is lost to the pool for good.
+pinged before they are handed out; dead ones are discarded and replaced.
 """
 
 import logging

@@ -34,6 +34,7 @@ from challenges.engine.templates.event_dedup_pipeline import (
     javascript_tests,
     python_src,
     python_tests,
+    symptoms,
 )
 
 
@@ -380,7 +381,7 @@ class EventDedupPipeline(Template):
                      "```")
         return Blueprint(
             package=ctx.project, summary=summary, modules=modules, tests=tests, oracle=oracle,
-            sites=sites, names=nm, bug=bug, canaries=canaries, red_herrings=herrings,
+            sites=sites, names=nm, bug=symptoms.attach(ctx, bug), canaries=canaries, red_herrings=herrings,
             features=features, settings=settings, readme_usage=usage, readme_sections=sections,
             fact_tokens=[(fact, ())],
         )

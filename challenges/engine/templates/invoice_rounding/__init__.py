@@ -22,7 +22,13 @@ from challenges.engine.ir import Blueprint, Bug, Canary, Feature, Fix, Import, M
 from challenges.engine.model import FactToken, Slot, Template, TemplateSpec, register
 from challenges.engine.naming import human, pascal, snake
 from challenges.engine.spelling import StyleSpelling
-from challenges.engine.templates.invoice_rounding import javascript_src, javascript_tests, python_src, python_tests
+from challenges.engine.templates.invoice_rounding import (
+    javascript_src,
+    javascript_tests,
+    python_src,
+    python_tests,
+    symptoms,
+)
 
 SCAFFOLD_WORDS = frozenset({
     "invoice", "invoices", "line", "lines", "net", "tax", "gross", "total", "price", "rate", "number",
@@ -61,6 +67,7 @@ class InvoiceRounding(Template):
         fact_tokens=(FactToken("{{fact_gold}}"),),
         description="Invoice lines are priced in Decimal and rounded half-up to the cent; a float "
         "coercion at the HTTP boundary or a missing rounding mode loses a cent on half-cent amounts.",
+        version="2",
     )
 
     def accepts(self, lex) -> bool:
@@ -218,6 +225,9 @@ class InvoiceRounding(Template):
                         "Round up when the remainder is at least half the divisor."),
                 ),
                 level="utility",
+                # Shallow: always rounds up, so no cent is lost but amounts below half a cent gain one.
+                masking=Fix("ceil", {"rounding": "return Math.ceil(numerator / denominator);"},
+                            "Round up instead of truncating."),
                 summary="The integer rounding helper truncates, so every half cent (and more) is dropped: "
                         "1.005 prices at 1.00 and taxes lose their last cent.",
                 location="money rounding helper",
@@ -324,6 +334,9 @@ class InvoiceRounding(Template):
                         "Round the amount in cents to an integer, half up, and scale back."),
                 ),
                 level="utility",
+                # Shallow: nudges halves over the edge, which breaks negative amounts and near-halves.
+                masking=Fix("nudge", {"rounding": 'return (value + Decimal("0.001")).quantize(CENT)'},
+                            "Nudge the value up before the default rounding."),
                 summary="`round_money` quantises without a rounding mode, so Decimal's default "
                         "half-to-even rounding turns half cents down whenever the cent digit is even.",
                 location="money rounding helper",
@@ -421,7 +434,7 @@ class InvoiceRounding(Template):
         )
         return Blueprint(
             package=ctx.project, summary=summary, modules=m, tests=tests, oracle=oracle,
-            sites=sites, names={**nm, "fact_gold": gold_text}, bug=bug, canaries=canaries,
+            sites=sites, names={**nm, "fact_gold": gold_text}, bug=symptoms.attach(ctx, bug), canaries=canaries,
             red_herrings=herrings, features=features, settings=settings,
             readme_usage=usage, readme_sections=sections, fact_tokens=[(gold_text, ())],
         )

@@ -90,7 +90,7 @@ function centsFromText(value, field) {
 }
 
 {{[}}
-/** `numerator / denominator` rounded to an integer, halves away from zero (commercial rounding). */
+/** `numerator / denominator` as a whole number of the smallest unit. */
 function divideRounded(numerator, denominator) {
   {{!rounding}}
 }
@@ -130,7 +130,7 @@ class {{MoneyCls}} {
   }
 
   {{[}}
-  /** `numerator / denominator` rounded to an integer, halves away from zero (commercial rounding). */
+  /** `numerator / denominator` as a whole number of the smallest unit. */
   divideRounded(numerator, denominator) {
     {{!rounding}}
   }

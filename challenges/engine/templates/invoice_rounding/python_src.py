@@ -44,7 +44,7 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 CENT = Decimal("0.01")
 ZERO = Decimal("0.00")
-# Printed invoices round halves up (away from zero), not to the nearest even cent.
+# Rounding mode of printed amounts.
 ROUNDING = ROUND_HALF_UP
 
 
@@ -68,7 +68,7 @@ def to_decimal(value, field):
 
 {{[}}
 def round_money(value):
-    """Round to whole cents, halves away from zero (commercial rounding)."""
+    """Round to whole cents."""
     {{!rounding}}
 
 
@@ -94,7 +94,7 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 CENT = Decimal("0.01")
 ZERO = Decimal("0.00")
-# Printed invoices round halves up (away from zero), not to the nearest even cent.
+# Rounding mode of printed amounts.
 ROUNDING = ROUND_HALF_UP
 
 
@@ -120,7 +120,7 @@ class {{MoneyCls}}:
 
     {{[}}
     def round(self, value):
-        """Round to whole cents, halves away from zero (commercial rounding)."""
+        """Round to whole cents."""
         {{!rounding}}
 
     def minor_units(self, value):

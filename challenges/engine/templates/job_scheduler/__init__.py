@@ -26,7 +26,13 @@ from challenges.engine.ir import Blueprint, Bug, Canary, Feature, Fix, Import, M
 from challenges.engine.model import FactToken, Slot, Template, TemplateSpec, register
 from challenges.engine.naming import human, pascal, snake
 from challenges.engine.spelling import StyleSpelling
-from challenges.engine.templates.job_scheduler import javascript_src, javascript_tests, python_src, python_tests
+from challenges.engine.templates.job_scheduler import (
+    javascript_src,
+    javascript_tests,
+    python_src,
+    python_tests,
+    symptoms,
+)
 
 SCAFFOLD_WORDS = frozenset({
     "job", "jobs", "key", "kind", "priority", "payload", "state", "worker", "workers", "attempts", "error",
@@ -68,6 +74,7 @@ class JobScheduler(Template):
         fact_tokens=(FactToken("{{fact_gold}}"),),
         description="Ready jobs are handed out by priority, ties in readiness order, each to exactly one "
         "worker; either the heap tie-break or the locked re-check of a claim is broken.",
+        version="2",
     )
 
     def accepts(self, lex) -> bool:
@@ -304,6 +311,11 @@ class JobScheduler(Template):
                         "Drop the unlocked early exit and decide only under the lock."),
                 ),
                 level="orchestrator",
+                # Shallow: a stricter check, still made before the lock is held.
+                masking=Fix("stricter-early-exit", {"fast_path": (
+                    "if job.state != READY or job.worker is not None:\n    return None" if ctx.py
+                    else "if (job.state !== READY || job.worker !== null) {\n  return null;\n}")},
+                    "Also refuse jobs that already have a worker, before taking the lock."),
                 summary="`claim` checks readiness only before taking the lock; two workers that both pass "
                         "the check claim the same job and run it twice.",
                 location="scheduler claim",
@@ -389,7 +401,7 @@ class JobScheduler(Template):
         )
         return Blueprint(
             package=ctx.project, summary=summary, modules=m, tests=tests, oracle=oracle,
-            sites=sites, names={**nm, "fact_gold": gold_text}, bug=bug, canaries=canaries,
+            sites=sites, names={**nm, "fact_gold": gold_text}, bug=symptoms.attach(ctx, bug), canaries=canaries,
             red_herrings=herrings, features=features, settings=settings,
             readme_usage=usage, readme_sections=sections, fact_tokens=[(gold_text, ())],
         )

@@ -378,7 +378,7 @@ class {{SchedulerCls}}:
         another worker may have taken it first.
         """
         job = self.job(key)
-        # Cheap early exit for jobs that are visibly taken; decided under the lock below.
+        # Cheap early exit for jobs that are visibly taken.
         {{!fast_path}}
         self._tracer.claim_attempt(key, worker)
         with self._lock:

@@ -26,7 +26,13 @@ from challenges.engine.ir import Blueprint, Bug, Canary, Feature, Fix, Import, M
 from challenges.engine.model import FactToken, Slot, Template, TemplateSpec, register
 from challenges.engine.naming import human, pascal, snake
 from challenges.engine.spelling import StyleSpelling
-from challenges.engine.templates.order_lifecycle import javascript_src, javascript_tests, python_src, python_tests
+from challenges.engine.templates.order_lifecycle import (
+    javascript_src,
+    javascript_tests,
+    python_src,
+    python_tests,
+    symptoms,
+)
 
 SCAFFOLD_WORDS = frozenset({
     "record", "target", "current", "updated", "reason", "history", "version", "step", "steps", "at",
@@ -316,6 +322,14 @@ class OrderLifecycle(Template):
                         "Look the cancelled status up among the allowed targets."),
                 ),
                 level="orchestrator",
+                # Shallow: refuses only the final status the report quotes, not the committed ones.
+                masking=Fix("final-only", {"cancel_guard": (
+                    "if record.{{status_f}} == STATUSES[-1]:\n"
+                    "    raise {{ErrConflict}}(f\"{{entity_h}} {{{id_f}}} can no longer be cancelled\", "
+                    "{{id_f}}={{id_f}})" if ctx.py else
+                    "if (record.{{status_f}} === STATUSES[STATUSES.length - 1]) {\n"
+                    "  throw new {{ErrConflict}}(`{{entity_h}} ${{{id_f}}} can no longer be cancelled`, "
+                    "{ {{id_f}} });\n}")}, "Refuse cancelling in the final status only."),
                 summary="The cancel operation never checks the lifecycle, so records in any status, "
                         "committed or final, can be cancelled and refunded.",
                 location="workflow cancel operation",
@@ -395,7 +409,7 @@ class OrderLifecycle(Template):
         )
         return Blueprint(
             package=ctx.project, summary=summary, modules=m, tests=tests, oracle=oracle,
-            sites=sites, names={**nm, "fact_gold": gold_text}, bug=bug, canaries=canaries,
+            sites=sites, names={**nm, "fact_gold": gold_text}, bug=symptoms.attach(ctx, bug), canaries=canaries,
             red_herrings=herrings, features=features, settings=settings,
             readme_usage=usage, readme_sections=sections, fact_tokens=[(gold_text, ())],
         )

@@ -26,6 +26,7 @@ from challenges.engine.templates.paged_listing_cache import (
     javascript_tests,
     python_src,
     python_tests,
+    symptoms,
 )
 
 # Identifiers the generated code uses for itself; a lexicon whose words collide
@@ -236,7 +237,7 @@ class PagedListingCache(Template):
         del sites["__gold__"]
         return Blueprint(
             package=ctx.project, summary=summary, modules=list(m.values()), tests=tests, oracle=oracle,
-            sites=sites, names=names, bug=bug, canaries=canaries, red_herrings=herrings,
+            sites=sites, names=names, bug=symptoms.attach(ctx, bug), canaries=canaries, red_herrings=herrings,
             features=features, settings=settings, readme_usage=usage, readme_sections=sections,
             fact_tokens=[(gold_text, ())],
         )

@@ -25,7 +25,13 @@ from challenges.engine.ir import Blueprint, Bug, Canary, Feature, Fix, Import, M
 from challenges.engine.model import FactToken, Slot, Template, TemplateSpec, register
 from challenges.engine.naming import human, pascal, snake
 from challenges.engine.spelling import StyleSpelling
-from challenges.engine.templates.rate_limiter import javascript_src, javascript_tests, python_src, python_tests
+from challenges.engine.templates.rate_limiter import (
+    javascript_src,
+    javascript_tests,
+    python_src,
+    python_tests,
+    symptoms,
+)
 
 # Identifiers the generated code uses for itself; lexicons whose names collide
 # with them would shadow locals or produce duplicate names.
@@ -212,7 +218,7 @@ class RateLimiter(Template):
         )]
         return Blueprint(
             package=ctx.project, summary=summary, modules=m, tests=tests, oracle=oracle,
-            sites=sites, names={**nm, "fact_gold": gold_text}, bug=bug, canaries=canaries,
+            sites=sites, names={**nm, "fact_gold": gold_text}, bug=symptoms.attach(ctx, bug), canaries=canaries,
             red_herrings=herrings, features=features, settings=settings,
             readme_usage=self._usage(ctx, nm), readme_sections=sections,
             fact_tokens=[(gold_text, ())],

@@ -28,7 +28,13 @@ from challenges.engine.ir import Blueprint, Bug, Canary, Feature, Fix, Import, M
 from challenges.engine.model import FactToken, Slot, Template, TemplateSpec, register
 from challenges.engine.naming import human, kebab, pascal
 from challenges.engine.spelling import StyleSpelling
-from challenges.engine.templates.retrying_client import javascript_src, javascript_tests, python_src, python_tests
+from challenges.engine.templates.retrying_client import (
+    javascript_src,
+    javascript_tests,
+    python_src,
+    python_tests,
+    symptoms,
+)
 
 # Identifiers the generated code uses for itself.
 SCAFFOLD_WORDS = frozenset({
@@ -199,7 +205,7 @@ class RetryingClient(Template):
         )]
         return Blueprint(
             package=ctx.project, summary=summary, modules=m, tests=tests, oracle=oracle,
-            sites=sites, names={**nm, "fact_gold": gold_text}, bug=bug, canaries=canaries,
+            sites=sites, names={**nm, "fact_gold": gold_text}, bug=symptoms.attach(ctx, bug), canaries=canaries,
             red_herrings=herrings, features=features, settings=settings,
             readme_usage=self._usage(ctx, nm), readme_sections=sections,
             fact_tokens=[(gold_text, ())],
@@ -325,6 +331,11 @@ class RetryingClient(Template):
                     "Treat only creates without a key as unsafe to repeat."),
             ),
             level="layer-boundary",
+            # Shallow: stops the duplicates by never repeating a create, so keyed creates still fail.
+            masking=Fix("methods-only", {"timeout_retry": (
+                "return request.method in IDEMPOTENT_METHODS" if ctx.py
+                else "return IDEMPOTENT_METHODS.has(request.method);")},
+                "Repeat only requests whose method is idempotent."),
             summary="The client's retry predicate inverts the idempotency-key test: timed-out creates "
                     "without a key are sent again although the registry may have applied them, and keyed "
                     "creates, which are safe to repeat, fail the import.",

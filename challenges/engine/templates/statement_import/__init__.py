@@ -33,6 +33,7 @@ from challenges.engine.templates.statement_import import (
     javascript_tests,
     python_src,
     python_tests,
+    symptoms,
 )
 
 LOCAL_WORDS = frozenset({"line", "lines", "batch", "period", "day", "when", "ref", "label", "qty", "amount",
@@ -263,7 +264,7 @@ class StatementImport(Template):
                      "```")
         return Blueprint(
             package=ctx.project, summary=summary, modules=modules, tests=tests, oracle=oracle,
-            sites=sites, names=nm, bug=bug, canaries=canaries, red_herrings=herrings, features=features,
+            sites=sites, names=nm, bug=symptoms.attach(ctx, bug), canaries=canaries, red_herrings=herrings, features=features,
             settings={"max_lines_per_statement": int(ctx.slot("max_lines")), "archive_skipped": True,
                       "quarantine_rejected": False}, readme_usage=usage, readme_sections=sections,
             fact_tokens=[(fact, ())],

@@ -36,6 +36,7 @@ from challenges.engine.templates.stock_reservation import (
     javascript_tests,
     python_src,
     python_tests,
+    symptoms,
 )
 from challenges.engine.templates.stock_reservation.placement import LAPSED, PLACE
 
@@ -421,7 +422,7 @@ class StockReservation(Template):
                      "```")
         return Blueprint(
             package=ctx.project, summary=summary, modules=modules, tests=tests, oracle=oracle,
-            sites=sites, names=nm, bug=bug, canaries=canaries, red_herrings=herrings,
+            sites=sites, names=nm, bug=symptoms.attach(ctx, bug), canaries=canaries, red_herrings=herrings,
             features=features, settings=settings, readme_usage=usage, readme_sections=sections,
             fact_tokens=[self._fact(ctx, snip)],
         )

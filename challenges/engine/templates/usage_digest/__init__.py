@@ -19,7 +19,13 @@ from challenges.engine.context import BuildContext
 from challenges.engine.ir import Blueprint, Bug, Canary, Feature, Fix, Import, Module, RedHerring
 from challenges.engine.model import FactToken, Slot, Template, TemplateSpec, register
 from challenges.engine.naming import human, pascal
-from challenges.engine.templates.usage_digest import javascript_src, javascript_tests, python_src, python_tests
+from challenges.engine.templates.usage_digest import (
+    javascript_src,
+    javascript_tests,
+    python_src,
+    python_tests,
+    symptoms,
+)
 
 # Identifiers the generated code uses for itself.
 SCAFFOLD_WORDS = frozenset({
@@ -198,7 +204,7 @@ class UsageDigest(Template):
         gold_text = bug.gold.snippets[bug.site]
         return Blueprint(
             package=ctx.project, summary=summary, modules=m, tests=tests, oracle=oracle, sites=sites,
-            names={**nm, "fact_gold": gold_text}, bug=bug, canaries=canaries, red_herrings=herrings,
+            names={**nm, "fact_gold": gold_text}, bug=symptoms.attach(ctx, bug), canaries=canaries, red_herrings=herrings,
             features=features, settings=settings, readme_usage=usage, readme_sections=sections,
             fact_tokens=[(gold_text, ())],
         )

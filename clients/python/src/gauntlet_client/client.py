@@ -87,8 +87,8 @@ class Started:
 
     @property
     def statement(self) -> str | None:
-        """The task statement, when the platform sends one (newer servers do)."""
-        value = self.attempt.additional_properties.get("statement")
+        """The task statement (Markdown), or None for a challenge released without one."""
+        value = getattr(self.attempt, "statement", None) or self.attempt.additional_properties.get("statement")
         return value if isinstance(value, str) and value.strip() else None
 
 

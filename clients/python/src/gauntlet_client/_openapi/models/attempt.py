@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
@@ -34,6 +34,8 @@ class Attempt:
         workspace (WorkspaceLinks):
         submissions_url (str):
         submissions_left (int):
+        statement (None | str): The task: the problem as it was reported (a ticket, an issue, an alert...), in Markdown.
+            Null for a challenge released before statements existed.
     """
 
     id: str
@@ -46,6 +48,7 @@ class Attempt:
     workspace: WorkspaceLinks
     submissions_url: str
     submissions_left: int
+    statement: None | str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -69,6 +72,9 @@ class Attempt:
 
         submissions_left = self.submissions_left
 
+        statement: None | str
+        statement = self.statement
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -83,6 +89,7 @@ class Attempt:
                 "workspace": workspace,
                 "submissions_url": submissions_url,
                 "submissions_left": submissions_left,
+                "statement": statement,
             }
         )
 
@@ -113,6 +120,13 @@ class Attempt:
 
         submissions_left = d.pop("submissions_left")
 
+        def _parse_statement(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        statement = _parse_statement(d.pop("statement"))
+
         attempt = cls(
             id=id,
             challenge=challenge,
@@ -124,6 +138,7 @@ class Attempt:
             workspace=workspace,
             submissions_url=submissions_url,
             submissions_left=submissions_left,
+            statement=statement,
         )
 
         attempt.additional_properties = d
