@@ -6,17 +6,20 @@ from __future__ import annotations
 
 import csv
 import json
+from datetime import timedelta
 
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.html import format_html
 
 from competition.admin import ReadOnlyInline, RecordAdmin
 from competition.models import Submission
 from core.admin_display import short_text
+from core.dashboard import Panel, register_panel
 from detection.models import CanaryInteraction, CanonicalFixEntry, CompositeScore, SubmissionSignal
 from detection.selectors import BY, canary_trigger_rates
 
@@ -192,3 +195,25 @@ class CanonicalFixEntryAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False  # withdraw an entry by making it inactive: findings keep naming it
+
+
+PANEL_WINDOW = timedelta(days=7)
+ALERTS = ("too_obvious", "unfair", "may_be_real_bug")
+
+
+def detection_panel(request) -> dict:
+    since = timezone.now() - PANEL_WINDOW
+    recent = CompositeScore.objects.filter(updated_at__gte=since)
+    rates = canary_trigger_rates(by="canary")
+    return {
+        "days": PANEL_WINDOW.days,
+        "actions": {action: recent.filter(action=action).count()
+                    for action in (CompositeScore.Action.QUARANTINE, CompositeScore.Action.FLAG,
+                                   CompositeScore.Action.LOG)},
+        "canary_alerts": [r for r in rates if r.status in ALERTS][:10],
+        "canaries": len(rates),
+    }
+
+
+register_panel(Panel(key="detection", title="Contamination detection", template="admin/panels/detection.html",
+                     context=detection_panel, permission="detection.view_compositescore", order=30))

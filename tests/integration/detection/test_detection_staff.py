@@ -79,6 +79,8 @@ def test_admin_pages_show_findings_and_rates(admin_client, challenge):
     for url in ("/admin/detection/compositescore/", "/admin/detection/submissionsignal/",
                 "/admin/detection/canaryinteraction/", "/admin/detection/canonicalfixentry/"):
         assert admin_client.get(url).status_code == 200, url
+    landing = admin_client.get("/admin/").content.decode()
+    assert "Contamination detection" in landing and "Submissions flagged (7 days)" in landing
     rates = admin_client.get("/admin/detection/canaryinteraction/trigger-rates/?by=template")
     assert rates.status_code == 200 and "rooms-canary" in rates.content.decode()
     exported = admin_client.get("/admin/detection/canaryinteraction/trigger-rates/?by=canary&format=csv")
