@@ -10,6 +10,7 @@ from datetime import timedelta
 
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.http import HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -20,8 +21,11 @@ from competition.admin import ReadOnlyInline, RecordAdmin
 from competition.models import Submission
 from core.admin_display import short_text
 from core.dashboard import Panel, register_panel
+from core.services import audit_event_record
 from detection.models import CanaryInteraction, CanonicalFixEntry, CompositeScore, SubmissionSignal
 from detection.selectors import BY, canary_trigger_rates
+
+CANONICAL_FIX_SAVED_VERB = "canonical_fix.saved"
 
 
 def _json(value) -> str:
@@ -188,10 +192,15 @@ class CanonicalFixEntryAdmin(admin.ModelAdmin):
     search_fields = ("key", "bug_type", "title")
     fields = ("key", "bug_type", "language", "title", "family", "corpus_key", "before", "after", "active")
 
+    @transaction.atomic
     def save_model(self, request, obj, form, change):
         if not change:
             obj.created_by = request.user
         super().save_model(request, obj, form, change)
+        audit_event_record(verb=CANONICAL_FIX_SAVED_VERB, target=obj, actor=request.user,
+                           after={"key": obj.key, "bug_type": obj.bug_type, "language": obj.language,
+                                  "active": obj.active, "changed": sorted(form.changed_data)},
+                           reason="canonical-fix library edited in the admin")
 
     def has_delete_permission(self, request, obj=None):
         return False  # withdraw an entry by making it inactive: findings keep naming it
