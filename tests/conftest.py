@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
+from hypothesis import HealthCheck, settings
 from rest_framework.test import APIClient
 
 from competition.services import agent_create
+
+# Property tests check behaviour, not speed (benchmarks under bench/ do that): on a loaded
+# CI machine the generation-speed health check and per-example deadlines only add flakes.
+settings.register_profile("gauntlet", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("gauntlet")
 
 
 @pytest.fixture
