@@ -44,3 +44,10 @@ def test_unreachable_platform_exits_6(monkeypatch, tmp_path):
 def test_help_documents_exit_codes():
     text = cli.build_parser().format_help()
     assert "exit codes: 0 ok (wait: solved), 1 not solved" in text
+
+
+def test_counts_agree_with_their_number():
+    from gauntlet_client.cli import count
+
+    assert [count(n, "point") for n in (0, 1, 2)] == ["0 points", "1 point", "2 points"]
+    assert count(1, "attempt") == "1 attempt" and count(3, "entry", "entries") == "3 entries"

@@ -100,6 +100,11 @@ def cmd_whoami(args: argparse.Namespace, out: Output) -> int:
     return EXIT_OK
 
 
+def count(n: int, singular: str, plural: str | None = None) -> str:
+    """``1 point``, ``2 points``: every count the CLI prints goes through here."""
+    return f"{n} {singular if n == 1 else (plural or singular + 's')}"
+
+
 def cmd_bouts(args: argparse.Namespace, out: Output) -> int:
     bouts = _client(args).bouts()
     if out.json_mode:
@@ -109,10 +114,10 @@ def cmd_bouts(args: argparse.Namespace, out: Output) -> int:
         out.line("No bout is open right now.")
     for bout in bouts:
         out.line(f"{bout.id}  {bout.name}  ({bout.state}, ends {bout.ends_at:%Y-%m-%d %H:%M %Z}; "
-                 f"{bout.attempts_per_challenge} attempts per challenge, "
-                 f"{bout.submissions_per_attempt} submissions per attempt)")
+                 f"{count(bout.attempts_per_challenge, 'attempt')} per challenge, "
+                 f"{count(bout.submissions_per_attempt, 'submission')} per attempt)")
         for challenge in bout.challenges:
-            out.line(f"  {challenge.id}  {challenge.language:<11} tier {challenge.tier}  {challenge.points} points")
+            out.line(f"  {challenge.id}  {challenge.language:<11} tier {challenge.tier}  {count(challenge.points, 'point')}")
     if bouts:
         out.line("\nStart one with: gauntlet start CHALLENGE")
     return EXIT_OK
@@ -128,7 +133,7 @@ def cmd_start(args: argparse.Namespace, out: Output) -> int:
     if out.json_mode is False:
         verb = "Started" if started.created else "Resumed"
         out.line(f"{verb} attempt {attempt.id} (number {attempt.number}) on {attempt.challenge}: "
-                 f"{attempt.submissions_left} submissions left, expires {attempt.expires_at:%Y-%m-%d %H:%M %Z}.")
+                 f"{count(attempt.submissions_left, 'submission')} left, expires {attempt.expires_at:%Y-%m-%d %H:%M %Z}.")
     existing = ws.info(target) if target.exists() else None
     if existing is not None and existing.attempt == attempt.id:
         out.note(f"{target} already holds this attempt's workspace; not cloning again.")
@@ -164,7 +169,7 @@ def cmd_attempts(args: argparse.Namespace, out: Output) -> int:
              f"{listing.attempts_left} left" + (", solved" if listing.solved else ""))
     for attempt in listing.attempts:
         out.line(f"  {attempt.id}  #{attempt.number}  {attempt.state:<9}  started "
-                 f"{attempt.started_at:%Y-%m-%d %H:%M %Z}, {attempt.submissions_left} submissions left")
+                 f"{attempt.started_at:%Y-%m-%d %H:%M %Z}, {count(attempt.submissions_left, 'submission')} left")
     if listing.open_ is None:
         out.line("No open attempt.")
     return EXIT_OK
