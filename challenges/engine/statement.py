@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
 from challenges.engine.ir import Symptom
+from challenges.engine.prose import fix_articles
 
 FORMS: tuple[str, ...] = ("support-ticket", "issue", "alert", "nightly-job", "complaint")
 VOICES: tuple[str, ...] = ("terse", "polite", "frustrated", "formal")
@@ -144,7 +145,13 @@ def compose(symptom: Symptom, *, tier: int, project: str, seed: int, time_base: 
     render = _RENDERERS[form]
     text = render(symptom, facts, tail=tail, log=log, voice=voice, reporter=reporter, team=team,
                   project=project, when=when, rng=rng)
-    return Statement(text.rstrip() + "\n", form, voice, precision, intermittent, guess)
+    return Statement(_fit_articles(text).rstrip() + "\n", form, voice, precision, intermittent, guess)
+
+
+def _fit_articles(text: str) -> str:
+    """Articles fitted to the lexicon words filled in ("an accession"); fenced blocks untouched."""
+    parts = text.split("```")
+    return "```".join(fix_articles(part) if i % 2 == 0 else part for i, part in enumerate(parts))
 
 
 def _repro_blocks(facts: dict[str, str]) -> str:

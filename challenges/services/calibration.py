@@ -181,7 +181,7 @@ def calibration_run_from_bout(
     """
     from competition.models import Attempt, Submission
 
-    key = key or f"bout-{bout.handle}".lower()
+    key = key or bout.handle.lower()
     if not valid_key(key):
         raise ValidationFailed("A run key is a lower-case slug.", code="key_invalid", extra={"field": "key"})
     if CalibrationRun.objects.filter(key=key).exists():

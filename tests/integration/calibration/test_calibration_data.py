@@ -132,7 +132,7 @@ def test_a_bout_becomes_a_calibration_run():
     cheat.disqualified_at = bout.starts_at
     cheat.save()
     run = calibration_run_from_bout(bout=bout, by=None)
-    assert (run.key, run.source, run.bout_handle) == (f"bout-{bout.handle}", "bout", bout.handle)
+    assert (run.key, run.source, run.bout_handle) == (bout.handle, "bout", bout.handle)
     assert "1 disqualified entry left out" in run.notes
     rows = {(r.solver.split(" ")[0], r.tier): r for r in run.results.all()}
     assert set(rows) == {("ada", 2), ("ada", 5), (bob.name, 2)}
@@ -168,6 +168,6 @@ def test_command_builds_a_run_from_a_bout(capsys):
     _play(bout, bout.challenges.get(), f.agent(), [[(300, Submission.Result.SOLVED)]])
     call_command("calibration_from_bout", bout.handle, "--json")
     out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert out == {"ok": True, "run": f"bout-{bout.handle}", "results": 1, "solved": 1, "proposals": None}
+    assert out == {"ok": True, "run": bout.handle, "results": 1, "solved": 1, "proposals": None}
     with pytest.raises(CommandError, match="no bout nope"):
         call_command("calibration_from_bout", "nope")

@@ -71,3 +71,18 @@ def test_every_form_is_drawn_and_recorded():
 
 def test_precision_is_clamped_to_the_tier_range():
     assert precision_for(0) == "reproduction" and precision_for(9) == "symptom-only"
+
+
+def test_articles_fit_the_words_filled_in_and_log_excerpts_stay_verbatim():
+    symptom = Symptom(
+        title="Accessions are refused at the window edge",
+        action="send a accession exactly one window after the oldest",
+        observed="it is refused", expected="It should be accepted.",
+        steps=("Send a accession",), log="rejected a accession: quota exceeded",
+    )
+    texts = [compose(symptom, tier=1, project="germline", seed=seed, time_base=1_700_000_000).text
+             for seed in range(40)]
+    prose = ["```".join(t.split("```")[0::2]) for t in texts]
+    assert not any("a accession" in p for p in prose)
+    assert any("an accession" in p for p in prose)
+    assert all("a accession: quota" in t for t in texts if "```" in t and "quota exceeded" in t)
