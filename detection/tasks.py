@@ -1,0 +1,34 @@
+"""django-q2 tasks for integrity metrics, reports and the operating schedule: thin, idempotent."""
+
+from __future__ import annotations
+
+from django.utils import timezone
+
+from detection.metrics import MONTH, WEEK, last_complete
+from detection.services.metrics import metrics_recompute
+from detection.services.procedures import checklists_ensure, checklists_overdue_notify
+from detection.services.reports import integrity_report_generate
+
+
+def recompute_metrics() -> dict:
+    return metrics_recompute()
+
+
+def weekly_report() -> str:
+    """The report of the last complete ISO week (runs early on Mondays)."""
+    report = integrity_report_generate(kind="weekly", period=last_complete(WEEK, timezone.now()),
+                                       actor_label="schedule", notify=True)
+    return f"{report} revision {report.revision}"
+
+
+def monthly_report() -> str:
+    report = integrity_report_generate(kind="monthly", period=last_complete(MONTH, timezone.now()),
+                                       actor_label="schedule", notify=True)
+    return f"{report} revision {report.revision}"
+
+
+def operating_schedule() -> dict:
+    """Create the current period's checklists, run their automatic checks, flag overdue ones."""
+    created = checklists_ensure()
+    overdue = checklists_overdue_notify()
+    return {"checklists": [str(c) for c in created], "overdue_notified": overdue}
