@@ -1,0 +1,1 @@
+from detection.admin import metrics, procedures  # noqa: F401  (register the model admins and panels)
