@@ -2,7 +2,17 @@ from datetime import UTC, datetime
 
 import pytest
 
-from detection.metrics import DAY, MONTH, QUARTER, WEEK, MetricError, last_complete, parse_period, period_of, periods_back
+from detection.metrics import (
+    DAY,
+    MONTH,
+    QUARTER,
+    WEEK,
+    MetricError,
+    last_complete,
+    parse_period,
+    period_of,
+    periods_back,
+)
 
 
 def at(*args):

@@ -1,7 +1,7 @@
 import pytest
 
 from detection.metrics import Bounds, Measurement, Metric, MetricError, Source, register
-from detection.metrics.base import MAX_TRACE_IDS, _REGISTRY
+from detection.metrics.base import _REGISTRY, MAX_TRACE_IDS
 from detection.metrics.procedures import PROCEDURES
 
 
