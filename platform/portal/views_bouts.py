@@ -33,6 +33,7 @@ from competition.selectors import (
     season_report,
     submission_get_for_owner,
 )
+from detection.selectors.integrity import integrity_summary
 
 UNPLACED_REASONS = {
     "not_reported": "cost not reported",
@@ -103,6 +104,7 @@ def bout_detail(request, handle):
         "bout": bout, "board": bout_leaderboard(bout=bout), "details_public": leaderboard_details_public(bout),
         "challenges": bout_challenge_rows(bout=bout), "progress": progress,
         "format_description": format_description, **_report_context(bout_report(bout=bout)),
+        "integrity": integrity_summary(bout=bout),
     })
 
 
@@ -113,6 +115,7 @@ def season_detail(request, pk):
     bouts = list(bout_list_visible().filter(season=season))
     return render(request, "portal/bouts/season.html", {
         "season": season, "bouts": bouts, **_report_context(season_report(season=season)),
+        "integrity": integrity_summary(season=season),
     })
 
 
