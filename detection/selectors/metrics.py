@@ -15,7 +15,7 @@ from typing import Any
 
 from django.db.models import Exists, OuterRef
 
-from core.config import config_value
+from core.config import config_value, config_values
 from detection.metrics import (
     MONTHLY,
     QUARTER,
@@ -153,8 +153,9 @@ class TemplateRetirementRate(Metric):
 
 
 def expected_solve_rates() -> dict[int, tuple[float, float]]:
-    return {tier: (config_value(f"metrics.expected_solve_rate.tier{tier}.min"),
-                   config_value(f"metrics.expected_solve_rate.tier{tier}.max")) for tier in range(1, 6)}
+    """The expected solve-rate band of each tier (staff settings), read in one query."""
+    values = config_values("metrics.expected_solve_rate.")
+    return {tier: (values[f"tier{tier}.min"], values[f"tier{tier}.max"]) for tier in range(1, 6)}
 
 
 def _solved_exists():

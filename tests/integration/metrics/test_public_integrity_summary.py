@@ -47,3 +47,23 @@ def test_the_portal_shows_counts_and_never_names(client, bout):
 def test_an_empty_bout_says_no_score_yet(client):
     bout = f.bout(state=Bout.State.ACTIVE)
     assert "No score has been recorded in this bout yet." in text(client.get(f"/bouts/{bout.handle}/").content.decode())
+
+
+def test_the_validity_checklist_is_published_with_bout_and_season_reports(client, bout):
+    from challenges.models import ChallengeInstance
+
+    unchecked = client.get(f"/bouts/{bout.handle}/").content.decode()
+    assert re.search(r'data-threat="contamination" data-state="open"', unchecked)
+    ChallengeInstance.objects.filter(bout_uses__bout=bout).update(uniqueness=0.9)
+    html = client.get(f"/bouts/{bout.handle}/").content.decode()
+    table = html[html.index('id="validity-checklist"'):]
+    table = table[:table.index("</table>")]
+    assert [m for m in re.findall(r'data-threat="([a-z_]+)"', table)] == [
+        "contamination", "test_adequacy", "retries", "production_gap"]
+    # Two scores under review: contamination is only partly met, and says why.
+    assert re.search(r'data-threat="contamination" data-state="partly_met"', table)
+    assert "2 scores are still under review" in table
+    # The factory instances carry no mutation score: the threat stays open.
+    assert re.search(r'data-threat="test_adequacy" data-state="open"', table)
+    season = client.get(f"/seasons/{bout.season.pk}/").content.decode()
+    assert 'id="validity-checklist"' in season
