@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
 from core.errors import ApplicationError
-from detection.metrics import MetricError, last_complete, parse_period
+from detection.metrics import MetricError, last_complete, parse_period, period_of
 from detection.selectors.reports import report_csv, report_html
 from detection.services.reports import integrity_report_generate
 
@@ -22,7 +22,8 @@ class ReportCommand(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(f"--{self.option}", metavar="LABEL",
-                            help=f"the period ({self.example}); default: the last complete one")
+                            help=f"the period ({self.example}, or 'current' for the one in progress); "
+                                 "default: the last complete one")
         out = parser.add_mutually_exclusive_group()
         out.add_argument("--json", action="store_true", help="print the report as one JSON line (the last line)")
         out.add_argument("--html", metavar="FILE", help="write the standalone HTML report (charts inlined) to FILE")
@@ -31,7 +32,12 @@ class ReportCommand(BaseCommand):
     def handle(self, *args, **options) -> None:
         label = options.get(self.option)
         try:
-            period = parse_period(label, self.period_kind) if label else last_complete(self.period_kind, timezone.now())
+            if label == "current":
+                period = period_of(self.period_kind, timezone.now())
+            elif label:
+                period = parse_period(label, self.period_kind)
+            else:
+                period = last_complete(self.period_kind, timezone.now())
             report = integrity_report_generate(kind=self.kind, period=period, actor_label="manage.py")
         except MetricError as exc:
             raise CommandError(f"{exc.code}: {exc.message}") from exc

@@ -120,6 +120,12 @@ def test_weekly_report_command_json_and_html(week, tmp_path):
     assert target.read_text().startswith("<!doctype html>") and "revision 2" in out.getvalue()
 
 
+def test_report_command_for_the_period_in_progress():
+    out = io.StringIO()
+    call_command("monthly_report", "--month", "current", "--json", stdout=out)
+    assert json.loads(out.getvalue())["period"]["label"] == period_of(MONTH, timezone.now()).label
+
+
 def test_report_commands_refuse_a_wrong_period():
     from django.core.management.base import CommandError
 
