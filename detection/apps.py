@@ -6,6 +6,8 @@ class DetectionConfig(AppConfig):
     verbose_name = "Contamination detection"
 
     def ready(self) -> None:
+        from detection import config, signals  # noqa: F401  (declare settings, register signals)
+
         # Register the metrics, then declare their threshold settings.
         from detection import metrics_config
         from detection.selectors import metrics as _metrics  # noqa: F401

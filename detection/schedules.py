@@ -1,7 +1,7 @@
-"""Recurring integrity tasks (upserted by name; see core.schedules).
+"""Recurring detection and integrity tasks (upserted by name; see core.schedules).
 
-Metrics are recomputed hourly (a late row changes the figures of the current period);
-the weekly report runs early on Monday for the week just ended, the monthly report on
+The detection sweep re-queues missed submissions every five minutes. Metrics are
+recomputed hourly (a late row changes the figures of the current period); the weekly report runs early on Monday for the week just ended, the monthly report on
 the first of the month; the operating schedule creates and checks each period's
 checklists every hour and notifies the roles of overdue ones.
 """
@@ -34,4 +34,6 @@ def schedules():
          "schedule_type": Schedule.MONTHLY, "repeats": -1, "next_run": _next(3, monthday=1)},
         {"name": "detection.operating_schedule", "func": "detection.tasks.operating_schedule",
          "schedule_type": Schedule.HOURLY, "repeats": -1},
+        {"name": "detection.sweep", "func": "detection.tasks.sweep_detection",
+         "schedule_type": Schedule.MINUTES, "minutes": 5, "repeats": -1},
     ]

@@ -1,13 +1,24 @@
-"""django-q2 tasks for integrity metrics, reports and the operating schedule: thin, idempotent."""
+"""django-q2 tasks for contamination detection, integrity metrics, reports and the operating
+schedule: thin, by id, idempotent."""
 
 from __future__ import annotations
 
 from django.utils import timezone
 
 from detection.metrics import MONTH, WEEK, last_complete
+from detection.services import detection_sweep, submission_detect
 from detection.services.metrics import metrics_recompute
 from detection.services.procedures import checklists_ensure, checklists_overdue_notify
 from detection.services.reports import integrity_report_generate
+
+
+def detect_submission(submission_id: int) -> str:
+    composite = submission_detect(submission_id=submission_id)
+    return "skipped" if composite is None else f"{composite.action} ({composite.value})"
+
+
+def sweep_detection() -> dict:
+    return detection_sweep()
 
 
 def recompute_metrics() -> dict:

@@ -1,1 +1,6 @@
-from detection.admin import metrics, procedures  # noqa: F401  (register the model admins and panels)
+"""Detection's admin registrations, one module per sub-domain."""
+
+# The admin is imported before this app's ready(): load the signal registry first, since
+# detection.canaries and detection.signals import each other and only this order completes.
+from detection import signals  # noqa: F401, I001
+from detection.admin import metrics, procedures, realtime  # noqa: F401  (register the model admins and panels)
