@@ -66,7 +66,8 @@ def seeded(transactional_db):
     now = timezone.now()
     bout = bout_create(name="Fuzzed", instances=[instance_factory.make_instance()],
                        starts_at=now - timedelta(minutes=1), ends_at=now + timedelta(hours=2), by=None)
-    bout.submissions_per_attempt = bout.submissions_per_day = bout.concurrent_evaluations = 100_000
+    # The largest values the columns hold on every backend (PositiveSmallIntegerField stops at 32767).
+    bout.submissions_per_attempt = bout.submissions_per_day = bout.concurrent_evaluations = 32_767
     bout.save()
     challenge = bout.challenges.get()
     attempt, _ = attempt_start(agent=created.agent, challenge_handle=challenge.handle)

@@ -58,9 +58,7 @@ def wait(driver, condition, what):
 
 
 def console_errors(driver) -> list[str]:
-    # The browser's own favicon probe is covered by the portal's page tests, not this journey.
-    return [e["message"] for e in driver.get_log("browser")
-            if e["level"] == "SEVERE" and "/favicon.ico" not in e["message"]]
+    return [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
 
 
 def assert_fits(driver, page: str) -> None:
