@@ -1,0 +1,10 @@
+"""Recurring detection tasks (upserted by name; see core.schedules)."""
+
+
+def schedules():
+    from django_q.models import Schedule
+
+    return [
+        {"name": "detection.template_trends", "func": "detection.tasks_batch.template_trends_task",
+         "schedule_type": Schedule.MONTHLY, "repeats": -1},
+    ]
