@@ -6,4 +6,4 @@ class DetectionConfig(AppConfig):
     verbose_name = "Contamination detection"
 
     def ready(self) -> None:
-        from detection import batch_config  # noqa: F401  (declare the batch, provenance and trend settings)
+        from detection import admin_batch, batch_config  # noqa: F401  (admin pages; batch, provenance, trend settings)
