@@ -6,4 +6,5 @@ class DetectionConfig(AppConfig):
     verbose_name = "Contamination detection"
 
     def ready(self) -> None:
-        from detection import admin_batch, batch_config  # noqa: F401  (admin pages; batch, provenance, trend settings)
+        # Settings declared, signals registered, the batch's admin pages and settings.
+        from detection import admin_batch, batch_config, config, signals  # noqa: F401

@@ -45,14 +45,13 @@ from detection.batch import expected_rate, solve_rate_anomaly, temporal_cluster
 from detection.batch_config import anomaly_params, cluster_params, convergence_params
 from detection.models import BatchChallengeResult, BatchRun, CompositeScore, SubmissionSignal
 from detection.services.provenance import GOLD_LABEL, provenance_lookup, provenance_platform_refresh
+from detection.services.response import respond_to_composite
+from detection.signals import action_rank
 
 logger = logging.getLogger(__name__)
 
 TASK = "detection.tasks_batch.batch_run_task"
 SOURCE = SubmissionSignal.Source.BATCH
-# Batch findings and the composite actions they raise the submission to (spec response levels).
-_ACTION_RANK = {CompositeScore.Action.NONE: 0, CompositeScore.Action.LOG: 1, CompositeScore.Action.FLAG: 2,
-                CompositeScore.Action.QUARANTINE: 3}
 
 
 # --- requesting -------------------------------------------------------------------------------
@@ -272,7 +271,7 @@ def _provenance(challenge: BoutChallenge, solves: list[Submission]) -> tuple[dic
 def _escalate(submission: Submission, action: str, reasons: list[str], findings: dict[str, Any]) -> dict | None:
     """Raise the submission's composite action to ``action`` (never lower it), record why,
     and hand it to the response hook. Returns the action taken, or None."""
-    if _ACTION_RANK[action] == 0:
+    if action_rank(action) == 0:
         return None
     composite, _ = CompositeScore.objects.select_for_update().get_or_create(submission=submission)
     before = composite.action
@@ -280,26 +279,15 @@ def _escalate(submission: Submission, action: str, reasons: list[str], findings:
     components["post_bout"] = findings
     composite.components = components
     text = "post-bout: " + "; ".join(reasons)
-    if _ACTION_RANK[action] > _ACTION_RANK.get(before, 0):
+    if action_rank(action) > action_rank(before):
         composite.action = action
         composite.reason = (composite.reason + "\n" if composite.reason else "") + text
     composite.save(update_fields=["action", "reason", "components", "updated_at"])
     audit_event_record(verb="detection.batch_escalated", target=submission, actor_label="post-bout batch",
                        before={"action": before}, after={"action": composite.action}, reason=text[:2000])
-    _respond(composite)
+    respond_to_composite(composite)
     return {"submission": submission.handle, "agent": submission.agent_id, "action": composite.action,
             "was": before, "reason": text}
-
-
-def _respond(composite: CompositeScore) -> None:
-    """The response protocol's entry point for a composite. It arrives with the real-time
-    half of detection; until it is installed the composite row and the audit event are the
-    record staff review."""
-    try:
-        from detection.services.response import respond_to_composite
-    except ImportError:
-        return
-    respond_to_composite(composite)
 
 
 @transaction.atomic
@@ -323,9 +311,9 @@ def _record_challenge(run: BatchRun, challenge: BoutChallenge, solves: list[Subm
                 defaults={"value": finding["value"], "weight": 0.0, "evidence": finding["evidence"],
                           "reason": finding["reason"]},
             )
-            if _ACTION_RANK[finding["action"]] > 0:
+            if action_rank(finding["action"]) > 0:
                 reasons.append(f"{kind}: {finding['reason']}")
-                if _ACTION_RANK[finding["action"]] > _ACTION_RANK[worst]:
+                if action_rank(finding["action"]) > action_rank(worst):
                     worst = finding["action"]
         taken = _escalate(solve, worst, reasons, {k: (f or {}).get("action") for k, f in per_kind.items()})
         if taken:

@@ -77,6 +77,8 @@ def submission_evaluate(*, submission_id: int, trigger: str = "submission", requ
             "state", "result", "result_reason", "tests_passed", "tests_failed", "evaluation_finished_at",
         ])
         _apply_to_score(current, previous=previous, trigger=trigger, requested_by_id=requested_by_id)
+        # Contamination detection reads the verdict and the score: queued once both commit.
+        enqueue_on_commit("detection.tasks.detect_submission", submission_id, recovered_by="the detection sweep")
     return outcome.result
 
 

@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
     dependencies = [
         ('challenges', '0004_instance_judge_kit'),
         ('competition', '0006_evaluation_judgement'),
-        ('detection', '0001_initial'),
+        ('detection', '0002_canonical_fix_entry'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -1,0 +1,145 @@
+"""Real-time detection: every evaluated submission gets its signals, composite and canary log.
+
+``submission_detect`` gathers the submission's facts (server-measured solve time, the
+tier's measured solve times, the instance's sealed canary map and gold patch, the
+workspace, the canonical-fix library, the trace), runs every registered real-time signal,
+and writes the rows in one transaction: a ``SubmissionSignal`` per signal (updated in
+place on a rerun), the ``CompositeScore``, a ``CanaryInteraction`` per canary of the
+instance; then ``respond_to_composite`` acts on the composite. Idempotent: running it again
+rewrites the same rows and answers an action once.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import OrderedDict
+from typing import Any
+
+from django.db import transaction
+
+from challenges.services.workspaces import instance_secrets, workspace_tree
+from competition.models import Submission
+from core.config import config_values
+from detection.analysis import read_workspace
+from detection.canaries import canary_touches
+from detection.composite import composite_score
+from detection.models import CanaryInteraction, CompositeScore, SubmissionSignal
+from detection.selectors import submissions_missing_detection, tier_solve_seconds
+from detection.services.library import canonical_library
+from detection.services.response import respond_to_composite
+from detection.signals import Canary, SignalResult, SubmissionFacts, TierSolveTimes, signals
+
+logger = logging.getLogger(__name__)
+DETECTED = (Submission.Result.SOLVED, Submission.Result.NOT_SOLVED)
+_CACHE_SIZE = 32
+_cache: OrderedDict[tuple, Any] = OrderedDict()
+_cache_lock = threading.Lock()
+
+
+def _cached(key: tuple, compute):
+    """Per-process memo of an instance's immutable parts (workspace text, unsealed secrets)."""
+    with _cache_lock:
+        if key in _cache:
+            _cache.move_to_end(key)
+            return _cache[key]
+    value = compute()
+    with _cache_lock:
+        _cache[key] = value
+        while len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+    return value
+
+
+def _instance_parts(instance) -> tuple[dict[str, str], dict[str, Any]]:
+    workspace = _cached(("workspace", instance.workspace_sha256), lambda: read_workspace(workspace_tree(instance)))
+    secrets = _cached(("secrets", instance.pk), lambda: instance_secrets(instance))
+    return workspace, secrets
+
+
+def submission_facts(submission: Submission) -> SubmissionFacts:
+    """The plain facts the signals read (see ``detection.signals.base``)."""
+    attempt = submission.attempt
+    instance = attempt.challenge.instance
+    workspace, secrets = _instance_parts(instance)
+    canaries = tuple(
+        Canary(c["name"], c["path"], (int(c["lines"][0]), int(c["lines"][1])), c.get("description", ""))
+        for c in secrets.get("canaries", []) if c.get("path") and c.get("lines")
+    )
+    return SubmissionFacts(
+        submission=submission.handle, patch=submission.patch, result=submission.result,
+        language=instance.language, tier=instance.tier,
+        bug_type=(instance.fingerprint or {}).get("bug_type"), family=instance.template.family,
+        solve_seconds=(submission.received_at - attempt.started_at).total_seconds(),
+        tier_solve_times=TierSolveTimes(instance.tier, tier_solve_seconds(tier=instance.tier,
+                                                                          exclude_agent_id=submission.agent_id)),
+        trace=submission.trace, gold_patch=secrets.get("gold_patch"), canaries=canaries,
+        workspace=workspace, library=canonical_library(),
+    )
+
+
+def evaluate_signals(facts: SubmissionFacts, settings: dict[str, Any]) -> dict[str, SignalResult]:
+    return {key: cls().evaluate(facts, settings) for key, cls in signals("realtime").items()}
+
+
+def submission_detect(*, submission_id: int) -> CompositeScore | None:
+    """Score one evaluated submission in real time (see the module docstring).
+
+    Returns None for a submission that is not (or no longer) evaluated, or whose verdict
+    is an error: nothing was judged, so nothing is detected.
+    """
+    started = time.perf_counter()
+    submission = (Submission.objects.select_related("attempt__challenge__instance__template", "agent")
+                  .filter(pk=submission_id, state=Submission.State.DONE).first())
+    if submission is None or submission.result not in DETECTED:
+        return None
+    settings = config_values("detection.")
+    facts = submission_facts(submission)
+    results = evaluate_signals(facts, settings)
+    weights = {key: settings.get(f"weight.{key}", 0.0) for key in results}
+    composite = composite_score(results, weights, quarantine=settings["threshold.quarantine"],
+                                flag=settings["threshold.flag"], log=settings["threshold.log"])
+    elapsed_ms = round((time.perf_counter() - started) * 1000, 2)
+    with transaction.atomic():
+        for key, result in results.items():
+            SubmissionSignal.objects.update_or_create(
+                submission=submission, kind=key, source=SubmissionSignal.Source.REALTIME,
+                defaults={"value": result.value, "weight": weights[key], "evidence": result.evidence,
+                          "reason": result.reason},
+            )
+        existing = CompositeScore.objects.select_for_update().filter(submission=submission).first()
+        responded = (existing.components or {}).get("_responded", "none") if existing else "none"
+        row, _ = CompositeScore.objects.update_or_create(
+            submission=submission,
+            defaults={"value": composite.value, "action": composite.action, "reason": composite.reason,
+                      "components": {**composite.components, "_upper": composite.upper,
+                                     "_elapsed_ms": elapsed_ms, "_responded": responded}},
+        )
+        _canary_log(submission, facts, settings)
+        respond_to_composite(row)
+    return row
+
+
+def _canary_log(submission: Submission, facts: SubmissionFacts, settings: dict[str, Any]) -> None:
+    attempt = submission.attempt
+    for touch in canary_touches(facts.patch, facts.canaries, excerpt_bytes=settings["canary.excerpt_bytes"]):
+        CanaryInteraction.objects.update_or_create(
+            submission=submission, canary_id=touch.canary.name,
+            defaults={"agent_id": submission.agent_id, "challenge_id": attempt.challenge_id,
+                      "instance_id": attempt.challenge.instance_id, "modified": touch.modified,
+                      "excerpt": touch.excerpt, "otherwise_fixed": submission.result == Submission.Result.SOLVED},
+        )
+
+
+def detection_sweep(*, limit: int | None = None) -> dict[str, int]:
+    """Score evaluated submissions the real-time task missed (lost message, crashed worker)
+    or whose verdict changed since (a rescore)."""
+    limit = limit or config_values("detection.")["sweep_batch"]
+    scored = skipped = 0
+    for submission_id in submissions_missing_detection(limit=limit).values_list("pk", flat=True):
+        if submission_detect(submission_id=submission_id) is None:
+            skipped += 1
+        else:
+            scored += 1
+    return {"scored": scored, "skipped": skipped}
