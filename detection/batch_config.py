@@ -8,6 +8,7 @@ from detection.analysis import ConvergenceParams, ProvenanceParams
 from detection.analysis.convergence import Band
 from detection.batch import AnomalyParams, ClusterParams, TrendParams
 from detection.batch.anomaly import SPEC_TIER_BANDS
+from detection.batch.copies import CopyParams
 
 _BANDS = [
     Setting(f"detection.anomaly.tier{tier}_{edge}", value,
@@ -51,9 +52,14 @@ declare(
     Setting("detection.convergence.investigate_above", 0.6, "Convergence score above which the challenge is investigated.",
             validate=unit_interval, group="detection"),
     Setting("detection.convergence.copy_distance", 0.05,
-            "A pair of solving patches of different competitors closer than this is a copy: both are investigated, "
-            "whatever the challenge's convergence (a ring of two among fifty does not move the spec's bands).",
+            "Two solving patches closer than this are close copies (the copy-pair test counts them).",
             validate=unit_interval, group="detection"),
+    Setting("detection.convergence.copy_min_challenges", 2,
+            "Challenges on which two competitors must be close copies before the copy-pair test is made.",
+            validate=positive_int, group="detection"),
+    Setting("detection.convergence.copy_alpha", 0.01,
+            "Chance (for independent solvers, estimated from the bout) below which two competitors close on "
+            "several challenges are a copy pair and flagged.", validate=unit_interval, group="detection"),
     # Solve-rate anomaly.
     *_BANDS,
     Setting("detection.anomaly.investigate_pp", 20.0, "Solve rate above the expected rate by more than this many "
@@ -104,6 +110,11 @@ def convergence_params() -> ConvergenceParams:
         base_score=c["base_score"], simple_adjustment=-c["simple_tier_adjustment"],
         complex_adjustment=c["complex_tier_adjustment"], investigate_above=c["investigate_above"],
     )
+
+
+def copy_params() -> CopyParams:
+    c = config_values("detection.convergence.")
+    return CopyParams(distance=c["copy_distance"], min_challenges=c["copy_min_challenges"], alpha=c["copy_alpha"])
 
 
 def anomaly_params() -> AnomalyParams:

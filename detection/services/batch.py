@@ -10,8 +10,9 @@ Per challenge, on each agent's first solving submission:
 
 1. **convergence** – the analysis core on the functions each patch changes; every pair's
    distance is kept, the closest pairs with their normal-form diff; a challenge above the
-   investigate line, or a pair of different competitors closer than the copy distance,
-   is investigated;
+   investigate line is investigated (its solvers logged); after every challenge, pairs of
+   competitors close on several challenges beyond chance (``detection.batch.copies``) are
+   flagged;
 2. **solve-rate anomaly** – against the calibrated rate of the tier (past closed bouts)
    or the spec band;
 3. **temporal clustering** – the seeded permutation scan test against the bout's arrivals;
@@ -42,7 +43,8 @@ from core.queue import enqueue_on_commit
 from core.services import audit_event_record
 from detection.analysis import AnalysisError, AnalysisParams, analyse_patches, normal_form_diff, read_workspace
 from detection.batch import expected_rate, solve_rate_anomaly, temporal_cluster
-from detection.batch_config import anomaly_params, cluster_params, convergence_params
+from detection.batch.copies import PairRecord, copy_pairs
+from detection.batch_config import anomaly_params, cluster_params, convergence_params, copy_params
 from detection.models import BatchChallengeResult, BatchRun, CompositeScore, SubmissionSignal
 from detection.services.provenance import GOLD_LABEL, provenance_lookup, provenance_platform_refresh
 from detection.services.response import respond_to_composite
@@ -171,31 +173,26 @@ def _convergence(challenge: BoutChallenge, solves: list[Submission]) -> tuple[di
         data["normal_form_diff"] = normal_form_diff(analysed[pair.a], analysed[pair.b])
         closest.append(data)
     conv = report.convergence
-    copy_distance = config_value("detection.convergence.copy_distance")
     findings: dict[str, dict] = {}
     for solve in solves:
         mine = [p for p in pairs if solve.handle in (p.a, p.b)]
         near = [{"with": p.b if p.a == solve.handle else p.a, "agent": agents[p.b if p.a == solve.handle else p.a],
                  "distance": round(p.upper, 4), "same_owner": owners[p.a] == owners[p.b]} for p in mine[:3]]
-        copies = [n for n in near if n["distance"] < copy_distance and not n["same_owner"]]
         error = next((e.as_dict() for e in report.errors if e.solution == solve.handle), None)
         if error is not None:
             findings[solve.handle] = {"value": None, "action": CompositeScore.Action.NONE, "evidence": {"error": error},
                                       "reason": f"patch not analysed: {error.get('message', '')}"}
             continue
-        value, action = conv.score, CompositeScore.Action.NONE
         reason = (f"challenge convergence {conv.score:.2f} (band {conv.band}, tier adjustment {conv.adjustment:+.2f}, "
                   f"{conv.pair_count} pairs)")
+        # Convergence is a finding about the challenge (spec: it triggers an investigation of
+        # it); each solver is logged, not accused: most honest solvers of a simple bug converge.
+        # Solvers who agree with one competitor beyond chance are flagged by the copy-pair step.
+        action = CompositeScore.Action.LOG if conv.investigate else CompositeScore.Action.NONE
         if conv.investigate:
-            action = CompositeScore.Action.FLAG
-            reason += f", above the investigate line {params.investigate_above:g}"
-        if copies:
-            value = max(value, 1.0 - copies[0]["distance"])
-            action = CompositeScore.Action.FLAG
-            reason += (f"; patch {copies[0]['distance']:.3f} from another competitor's ({copies[0]['with']}), "
-                       f"closer than the copy distance {copy_distance:g}")
-        findings[solve.handle] = {"value": round(min(1.0, value), 6), "action": action, "reason": reason,
-                                  "evidence": {"convergence": conv.as_dict(), "nearest": near, "copies": copies}}
+            reason += f", above the investigate line {params.investigate_above:g}: the challenge is investigated"
+        findings[solve.handle] = {"value": round(conv.score, 6), "action": action, "reason": reason,
+                                  "evidence": {"convergence": conv.as_dict(), "nearest": near}}
     summary = {"status": "done", **conv.as_dict(), "solutions": len(report.solutions),
                "errors": [e.as_dict() for e in report.errors]}
     return summary, every, closest, findings
@@ -318,6 +315,11 @@ def _record_challenge(run: BatchRun, challenge: BoutChallenge, solves: list[Subm
         taken = _escalate(solve, worst, reasons, {k: (f or {}).get("action") for k, f in per_kind.items()})
         if taken:
             actions.append(taken)
+    if convergence.get("investigate"):
+        audit_event_record(verb="detection.convergence_investigation", target=challenge,
+                           actor_label="post-bout batch", after={"run": run.pk, "score": convergence["score"],
+                                                                  "band": convergence["band"]},
+                           reason=f"convergence {convergence['score']:.2f} above the investigate line")
     result, _ = BatchChallengeResult.objects.update_or_create(
         run=run, challenge=challenge,
         defaults={"solving": len(solves), "convergence": convergence, "pairs": pairs, "closest": closest,
@@ -325,6 +327,37 @@ def _record_challenge(run: BatchRun, challenge: BoutChallenge, solves: list[Subm
     )
     BatchRun.objects.filter(pk=run.pk).update(done=F("done") + 1)
     return result
+
+
+def _copy_pairs(results: list[BatchChallengeResult]) -> list[dict[str, Any]]:
+    """Agents close on several challenges beyond chance (``detection.batch.copies``): each
+    close solving submission of a copy pair gets it on its convergence signal and is
+    flagged. Recomputed from the stored pairs, so a re-run finds the same."""
+    params = copy_params()
+    records, handles = [], {}
+    for result in results:
+        for pair in result.pairs:
+            agent_a, agent_b = pair["agents"]
+            records.append(PairRecord(result.challenge.handle, agent_a, agent_b, pair["distance"],
+                                      cross_owner=not pair["same_owner"]))
+            handles[(result.challenge.handle, frozenset((agent_a, agent_b)))] = (pair["a"], pair["b"])
+    found = copy_pairs(records, params)
+    for pair in (p for p in found if p.copy):
+        for challenge in pair.close:
+            for handle in handles[(challenge, frozenset(pair.agents))]:
+                submission = Submission.objects.get(handle=handle)
+                signal = SubmissionSignal.objects.select_for_update().get(submission=submission, kind="convergence",
+                                                                          source=SOURCE)
+                evidence = dict(signal.evidence)
+                evidence["copy_pair"] = pair.as_dict()
+                signal.evidence = evidence
+                signal.value = max(signal.value or 0.0, round(1.0 - pair.p_value, 6))
+                if "copy pair" not in signal.reason:
+                    signal.reason += f"; copy pair: {pair.reason}"
+                signal.save(update_fields=["evidence", "value", "reason", "updated_at"])
+                _escalate(submission, CompositeScore.Action.FLAG, [f"convergence: {pair.reason}"],
+                          {"convergence": CompositeScore.Action.FLAG})
+    return [p.as_dict() for p in found]
 
 
 def batch_run_execute(*, run_id: int) -> BatchRun:
@@ -355,6 +388,7 @@ def batch_run_execute(*, run_id: int) -> BatchRun:
     with transaction.atomic():
         run = BatchRun.objects.select_for_update().get(pk=run.pk)
         results = list(run.results.select_related("challenge"))
+        copies = _copy_pairs(results)
         run.summary = {
             "challenges": len(results), "provenance_sources_added": platform,
             "convergence_investigated": sum(1 for r in results if r.convergence.get("investigate")),
@@ -363,6 +397,8 @@ def batch_run_execute(*, run_id: int) -> BatchRun:
             "clustered": sum(1 for r in results if r.temporal.get("flagged")),
             "provenance_matched": sum(r.provenance.get("matched", 0) for r in results),
             "actions": sum(len(r.actions) for r in results),
+            "copy_pairs": [c for c in copies if c["copy"]],
+            "close_pairs_not_beyond_chance": [c for c in copies if not c["copy"]][:20],
         }
         run.state, run.finished_at = BatchRun.State.DONE, timezone.now()
         run.save(update_fields=["summary", "state", "finished_at"])

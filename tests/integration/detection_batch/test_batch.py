@@ -17,6 +17,7 @@ from django_q.models import OrmQ
 
 from competition.models import Attempt, Bout, BoutChallenge, Submission
 from competition.services.bouts import bout_transition
+from core.models import AuditEvent
 from core.services import config_set
 from detection.models import BatchChallengeResult, BatchRun, CompositeScore, SubmissionSignal
 from detection.services.batch import batch_run_execute, batch_run_now
@@ -45,8 +46,8 @@ def _patch(body: str, extra: str = "") -> str:
     return "diff --git a/rooms/ledger.py b/rooms/ledger.py\n" + "".join(lines)
 
 
-def _solve(bout: Bout, challenge: BoutChallenge, patch: str, seconds: float, *, owner=None) -> Submission:
-    entry = factories.entry(bout=bout, agent=factories.agent(owner=owner))
+def _solve(bout: Bout, challenge: BoutChallenge, patch: str, seconds: float, *, entry=None) -> Submission:
+    entry = entry or factories.entry(bout=bout, agent=factories.agent())
     attempt = factories.attempt(entry=entry, challenge=challenge, state=Attempt.State.SOLVED)
     made = factories.submission(attempt=attempt, seconds=seconds, result=Submission.Result.SOLVED)
     Submission.objects.filter(pk=made.pk).update(patch=patch)
@@ -67,36 +68,48 @@ def stdlib_index():
     return result
 
 
-def test_convergence_copies_and_pasted_public_code_on_a_real_instance(stdlib_index):
-    instance = make_instance(tier=2)
+def test_convergence_copy_pair_and_pasted_public_code_on_real_instances(stdlib_index):
     bout = factories.bout(tiers=())
-    challenge = BoutChallenge.objects.create(bout=bout, instance=instance, handle="cfixture01", position=1)
+    challenges = [BoutChallenge.objects.create(bout=bout, instance=make_instance(tier=2, slug=f"rooms-{n}"),
+                                               handle=f"cfixture0{n}", position=n) for n in (1, 2)]
+    forms = ["gold", "minmax", "negated", "early"]
+    honest_entries = [factories.entry(bout=bout, agent=factories.agent()) for _ in forms]
+    ring_entries = [factories.entry(bout=bout, agent=factories.agent()) for _ in range(2)]
+    paster_entry = factories.entry(bout=bout, agent=factories.agent())
     pasted = "\n\n" + inspect.getsource(json.decoder.JSONArray)
-    honest = [_solve(bout, challenge, _patch(FIXES[name]), 600 + 700 * i)
-              for i, name in enumerate(["gold", "minmax", "negated", "early"])]
-    ring = [_solve(bout, challenge, _patch(FIXES["ring"]), 900 + 1300 * i) for i in range(2)]
-    paster = _solve(bout, challenge, _patch(FIXES["gold"], pasted), 4000)
+    honest, ring, pasters = [], [], []
+    for shift, challenge in enumerate(challenges):
+        # Honest solvers write their own fix, a different one on each challenge.
+        honest += [_solve(bout, challenge, _patch(FIXES[forms[(i + shift) % 4]]), 600 + 700 * i, entry=entry)
+                   for i, entry in enumerate(honest_entries)]
+        ring += [_solve(bout, challenge, _patch(FIXES["ring"]), 900 + 1300 * i, entry=entry)
+                 for i, entry in enumerate(ring_entries)]
+        pasters.append(_solve(bout, challenge, _patch(FIXES["gold"], pasted), 4000, entry=paster_entry))
 
     run = batch_run_now(bout=bout)
 
-    assert (run.state, run.done, run.total) == (BatchRun.State.DONE, 1, 1)
-    result = BatchChallengeResult.objects.get(run=run)
+    assert (run.state, run.done, run.total) == (BatchRun.State.DONE, 2, 2)
+    result = BatchChallengeResult.objects.get(run=run, challenge=challenges[0])
     assert result.solving == 7
     assert len(result.pairs) == 7 * 6 // 2  # every pair kept as evidence
     closest = result.closest[0]
     assert {closest["a"], closest["b"]} == {ring[0].handle, ring[1].handle}
     assert closest["distance"] == 0.0 and "normal_form_diff" in closest
-    # The ring is a copy between competitors: investigated through the composite.
+    # The ring agrees on both challenges where 1 pair in 21 does: a copy pair, flagged.
+    (pair,) = run.summary["copy_pairs"]
+    assert sorted(pair["agents"]) == sorted(e.agent_id for e in ring_entries)
+    assert pair["p_value"] == pytest.approx((1 / 21) ** 2, rel=1e-3)
     for member in ring:
         signal = _signal(member, "convergence")
-        assert signal.evidence["copies"] and "copy distance" in signal.reason
+        assert signal.evidence["copy_pair"]["copy"] and "copy pair" in signal.reason
         composite = CompositeScore.objects.get(submission=member)
         assert composite.action == CompositeScore.Action.FLAG and "post-bout" in composite.reason
     # Honest, differently written fixes are not.
     for solve in honest:
-        assert not _signal(solve, "convergence").evidence["copies"]
+        assert "copy_pair" not in _signal(solve, "convergence").evidence
         assert not CompositeScore.objects.filter(submission=solve, action=CompositeScore.Action.FLAG).exists()
     # The pasted standard-library function is found with its file and a line range inside it.
+    paster = pasters[0]
     found = _signal(paster, "provenance")
     assert found.evidence["matches"][0]["source"] == "python-stdlib-json:decoder.py"
     assert found.evidence["matches"][0]["kind"] == "public"
@@ -110,6 +123,24 @@ def test_convergence_copies_and_pasted_public_code_on_a_real_instance(stdlib_ind
     # Nothing else is unusual here: 7 of 7 is within tier 2's band + 20 pp, arrivals are spread.
     assert result.anomaly["level"] == "none"
     assert result.temporal["flagged"] is False
+
+
+def test_a_converged_challenge_is_investigated_without_accusing_its_solvers():
+    bout = factories.bout(tiers=())
+    challenge = BoutChallenge.objects.create(bout=bout, instance=make_instance(tier=3), handle="cconv00001",
+                                             position=1)
+    solves = [_solve(bout, challenge, _patch(FIXES["gold"]), 500 + 400 * i) for i in range(5)]
+    for _ in range(3):  # 5 of 8 solved: within tier 3's expected rate
+        factories.attempt(entry=factories.entry(bout=bout, agent=factories.agent()), challenge=challenge)
+    run = batch_run_now(bout=bout)
+    result = run.results.get()
+    assert result.convergence["investigate"] and result.convergence["band"] == "strong"
+    assert AuditEvent.objects.filter(verb="detection.convergence_investigation",
+                                     target_id=str(challenge.pk)).count() == 1
+    for solve in solves:
+        assert _signal(solve, "convergence").value == pytest.approx(0.9)
+        assert CompositeScore.objects.get(submission=solve).action == CompositeScore.Action.LOG
+    assert run.summary["copy_pairs"] == []
 
 
 def test_solve_rate_anomaly_and_temporal_cluster_from_timings():
