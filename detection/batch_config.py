@@ -73,6 +73,10 @@ declare(
     Setting("detection.anomaly.calibration_days", 90, "Window of past closed bouts the calibrated rate is measured on.",
             validate=positive_int, group="detection"),
     # Temporal clustering.
+    Setting("detection.temporal.null", "starts",
+            "What solves are compared with: 'starts' keeps each solver's attempt start and re-pairs the challenge's "
+            "own solve durations (immune to late starters and easy challenges); 'bout' draws from the arrivals of "
+            "every challenge of the bout.", choices=("starts", "bout"), group="detection"),
     Setting("detection.temporal.share", 0.5, "Share of a challenge's solves the narrowest window must hold ('most').",
             validate=unit_interval, group="detection"),
     Setting("detection.temporal.min_solves", 3, "Solves a challenge needs before its timing is tested.",

@@ -14,10 +14,11 @@ its evidence.
 """
 
 from .anomaly import AnomalyParams, AnomalyResult, ExpectedRate, expected_rate, solve_rate_anomaly
-from .temporal import ClusterParams, ClusterResult, shortest_window, temporal_cluster
+from .temporal import ClusterParams, ClusterResult, shortest_window, temporal_cluster, temporal_cluster_given_starts
 from .trends import TrendParams, TrendResult, monthly_scores, rising_run
 
 __all__ = [
     "AnomalyParams", "AnomalyResult", "ClusterParams", "ClusterResult", "ExpectedRate", "TrendParams", "TrendResult",
     "expected_rate", "monthly_scores", "rising_run", "shortest_window", "solve_rate_anomaly", "temporal_cluster",
+    "temporal_cluster_given_starts",
 ]

@@ -20,6 +20,16 @@ A bout where every agent arrives at once makes every challenge's window narrow,
 and then no challenge is unusual: the pool carries that. With fewer than
 ``min_solves`` solves, or a pool no larger than the challenge's own solves (no
 other arrivals to compare with), the result is ``insufficient``.
+
+That null is confounded by difficulty: an easy challenge is solved sooner after the
+agents start, so its solves bunch early against a pool holding harder ones.
+:func:`temporal_cluster_given_starts` (the batch's default) removes both confounders
+by conditioning on what each solver brought: each solve is ``start + duration`` (the
+attempt's server start and its time to solve); the null keeps every solver's start and
+permutes the challenge's own durations among its solvers. A window narrower than
+those re-pairings give means solvers who started at different times finished
+together, the signature of a shared moment of recognition (a leak published at one
+time), while neither late starts nor an easy challenge can produce it.
 """
 
 from __future__ import annotations
@@ -103,6 +113,49 @@ def _null_widths(pool: np.ndarray, n: int, m: int, permutations: int, seed: int)
         drawn = np.sort(pool[picks], axis=1)
         out[start:start + rows] = (drawn[:, m - 1:] - drawn[:, : n - m + 1]).min(axis=1)
     return out
+
+
+def _null_widths_given_starts(starts: np.ndarray, durations: np.ndarray, m: int, permutations: int,
+                              seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    n = len(starts)
+    out = np.empty(permutations)
+    chunk = max(1, 2_000_000 // max(1, n))
+    for first in range(0, permutations, chunk):
+        rows = min(chunk, permutations - first)
+        order = np.argsort(rng.random((rows, n)), axis=1)
+        arrivals = np.sort(starts[None, :] + durations[order], axis=1)
+        out[first:first + rows] = (arrivals[:, m - 1:] - arrivals[:, : n - m + 1]).min(axis=1)
+    return out
+
+
+def temporal_cluster_given_starts(starts: Sequence[float], durations: Sequence[float], *, seed: int,
+                                  params: ClusterParams = ClusterParams()) -> ClusterResult:
+    """Test whether this challenge's solves (``start + duration`` each, seconds since the
+    bout started) arrive more bunched than re-pairing its solvers' starts with its own
+    solve durations gives (see the module docstring)."""
+    if len(starts) != len(durations):
+        raise BatchParameterError("every solve needs its start and its duration", field="durations")
+    n = len(starts)
+    times = [s + d for s, d in zip(starts, durations, strict=True)]
+    m = cluster_size(n, params) if n else 0
+    if n < params.min_solves:
+        return ClusterResult(n, n, m, None, None, None, None, False, "insufficient", 0.0, params.permutations, seed,
+                             f"not tested: {n} solve(s), fewer than {params.min_solves}")
+    start, end = shortest_window(times, m)
+    observed = end - start
+    widths = _null_widths_given_starts(np.asarray(starts, dtype=float), np.asarray(durations, dtype=float), m,
+                                       params.permutations, seed)
+    as_narrow = int(np.count_nonzero(widths <= observed + 1e-9))
+    p_value = (1 + as_narrow) / (1 + params.permutations)
+    median = float(np.median(widths))
+    flagged = p_value < params.alpha
+    reason = (f"{m} of {n} solves arrived within {observed:.1f} s; with each solver's start kept and the "
+              f"challenge's solve durations re-paired at random, {m} arrivals span {median:.1f} s at the median; "
+              f"permutation p = {p_value:.4g} over {params.permutations} draws "
+              f"({'below' if flagged else 'not below'} alpha {params.alpha:g})")
+    return ClusterResult(n, n, m, observed, (start, end), median, p_value, flagged, "flag" if flagged else "none",
+                         1.0 - p_value, params.permutations, seed, reason)
 
 
 def temporal_cluster(times: Sequence[float], pool: Sequence[float], *, seed: int,

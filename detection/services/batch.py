@@ -15,7 +15,9 @@ Per challenge, on each agent's first solving submission:
    flagged;
 2. **solve-rate anomaly** – against the calibrated rate of the tier (past closed bouts)
    or the spec band;
-3. **temporal clustering** – the seeded permutation scan test against the bout's arrivals;
+3. **temporal clustering** – a seeded permutation scan test: by default each solver's start
+   kept and the challenge's solve durations re-paired (``detection.temporal.null`` =
+   ``starts``), or against the bout's arrivals (``bout``);
 4. **provenance** – the code each patch adds looked up in the local index (and a web
    backend, if an operator configured one).
 
@@ -42,7 +44,7 @@ from core.crypto import SealError
 from core.queue import enqueue_on_commit
 from core.services import audit_event_record
 from detection.analysis import AnalysisError, AnalysisParams, analyse_patches, normal_form_diff, read_workspace
-from detection.batch import expected_rate, solve_rate_anomaly, temporal_cluster
+from detection.batch import expected_rate, solve_rate_anomaly, temporal_cluster, temporal_cluster_given_starts
 from detection.batch.copies import PairRecord, copy_pairs
 from detection.batch_config import anomaly_params, cluster_params, convergence_params, copy_params
 from detection.models import BatchChallengeResult, BatchRun, CompositeScore, SubmissionSignal
@@ -214,7 +216,12 @@ def _anomaly(challenge: BoutChallenge, solves: list[Submission], bout: Bout) -> 
 def _temporal(challenge: BoutChallenge, solves: list[Submission], pool: list[float], bout: Bout
               ) -> tuple[dict, dict[str, dict]]:
     times = [(s.received_at - bout.starts_at).total_seconds() for s in solves]
-    result = temporal_cluster(times, pool, seed=_seed(challenge), params=cluster_params())
+    if config_value("detection.temporal.null") == "starts":
+        starts = [(s.attempt.started_at - bout.starts_at).total_seconds() for s in solves]
+        result = temporal_cluster_given_starts(starts, [t - a for t, a in zip(times, starts, strict=True)],
+                                               seed=_seed(challenge), params=cluster_params())
+    else:
+        result = temporal_cluster(times, pool, seed=_seed(challenge), params=cluster_params())
     findings = {}
     for solve, at in zip(solves, times, strict=True):
         inside = result.window is not None and result.window[0] <= at <= result.window[1]
@@ -273,6 +280,8 @@ def _escalate(submission: Submission, action: str, reasons: list[str], findings:
     composite, _ = CompositeScore.objects.select_for_update().get_or_create(submission=submission)
     before = composite.action
     components = dict(composite.components or {})
+    # What real time decided, kept once, so the two halves' findings stay apart in the record.
+    components.setdefault("realtime_action", before)
     components["post_bout"] = findings
     composite.components = components
     text = "post-bout: " + "; ".join(reasons)

@@ -15,7 +15,7 @@ from django.core.management import call_command
 from django.utils import timezone
 from django_q.models import OrmQ
 
-from competition.models import Attempt, Bout, BoutChallenge, Submission
+from competition.models import Attempt, Bout, BoutChallenge, Score, Submission
 from competition.services.bouts import bout_transition
 from core.models import AuditEvent
 from core.services import config_set
@@ -143,35 +143,52 @@ def test_a_converged_challenge_is_investigated_without_accusing_its_solvers():
     assert run.summary["copy_pairs"] == []
 
 
-def test_solve_rate_anomaly_and_temporal_cluster_from_timings():
+def _timed_solve(entry, challenge, *, start_minute: float, arrive_second: float) -> Submission:
+    """A solve whose attempt started ``start_minute`` into the bout and arrived ``arrive_second`` into it."""
+    started = entry.bout.starts_at + timedelta(minutes=start_minute)
+    attempt = factories.attempt(entry=entry, challenge=challenge, started_at=started, state=Attempt.State.SOLVED)
+    seconds = arrive_second - start_minute * 60
+    return factories.score(submission=factories.submission(attempt=attempt, seconds=seconds,
+                                                           result=Submission.Result.SOLVED)).submission
+
+
+@pytest.mark.parametrize("null", ["starts", "bout"])
+def test_solve_rate_anomaly_and_temporal_cluster_from_timings(null):
+    config_set(key="detection.temporal.null", value=null, by=None, reason="both tests of the batch")
     bout = factories.bout(tiers=(3, 1, 1, 1), hours=8)
-    easy_one, *others = list(bout.challenges.order_by("position"))
+    leaked, *others = list(bout.challenges.order_by("position"))
     entries = [factories.entry(bout=bout, agent=factories.agent()) for _ in range(10)]
     burst = []
     for index, entry in enumerate(entries):
-        # Every agent solves the tier-3 challenge, all within 20 s of each other…
-        burst.append(factories.solve(entry=entry, challenge=easy_one, seconds=3000 + 2 * index).submission)
-        # …while the bout's other solves spread over hours.
+        # Every agent solves the tier-3 challenge; they started it minutes apart yet all
+        # finished within 20 s of each other…
+        burst.append(_timed_solve(entry, leaked, start_minute=5 * index, arrive_second=3600 + 2 * index))
+        # …while on the others each solver takes its own time.
         for number, other in enumerate(others):
-            factories.solve(entry=entry, challenge=other, seconds=600 + 1500 * number + 230 * index)
+            _timed_solve(entry, other, start_minute=7 * index + number,
+                         arrive_second=(7 * index + number) * 60 + 300 + 97 * ((index * 7 + number * 3) % 11))
 
     run = batch_run_now(bout=bout)
 
-    result = run.results.get(challenge=easy_one)
+    result = run.results.get(challenge=leaked)
     assert result.anomaly["level"] == "quarantine" and result.anomaly["excess_pp"] == 40.0
     assert result.anomaly["expected"]["source"] == "spec_band"
     assert result.temporal["flagged"] and result.temporal["p_value"] < 0.01
+    inside = 0
     for submission in burst:
         assert _signal(submission, "solve_rate_anomaly").value == 1.0
-        assert _signal(submission, "temporal_cluster").evidence["inside"] in (True, False)
+        inside += _signal(submission, "temporal_cluster").evidence["inside"]
         assert CompositeScore.objects.get(submission=submission).action == CompositeScore.Action.QUARANTINE
-    # Tier-1 challenges solved by everyone are within their band; their spread arrivals are not clustered.
+    assert inside >= 5
+    # Tier-1 challenges solved by everyone are within their band; their arrivals are not clustered.
     for other in others:
         other_result = run.results.get(challenge=other)
         assert other_result.anomaly["level"] == "none"
-        assert other_result.temporal["flagged"] is False
+        assert other_result.temporal["flagged"] is False, other_result.temporal["reason"]
     assert run.summary["anomalies"] == {"investigate": 0, "quarantine": 1}
     assert run.summary["clustered"] == 1
+    # The quarantine reached the response: the challenge's scores are under review.
+    assert not Score.objects.filter(challenge=leaked).exclude(state=Score.State.UNDER_REVIEW).exists()
 
 
 def test_calibrated_rates_replace_the_band_once_enough_history_exists():

@@ -71,3 +71,38 @@ def test_too_few_solves_or_no_other_arrivals_is_insufficient():
 def test_pool_must_include_the_solves():
     with pytest.raises(BatchParameterError):
         temporal_cluster([1.0, 2.0, 3.0], [1.0], seed=1)
+
+
+def test_given_starts_flags_solvers_who_started_apart_and_finished_together():
+    from detection.batch import temporal_cluster_given_starts
+
+    rng = random.Random(9)
+    starts = [rng.uniform(0, 3600) for _ in range(10)]
+    arrivals = [4000 + rng.uniform(0, 20) for _ in starts]  # a leak at t = 4000 s
+    result = temporal_cluster_given_starts(starts, [a - s for a, s in zip(arrivals, starts, strict=True)], seed=2)
+    assert result.flagged and result.window_seconds <= 20
+    assert "start kept" in result.reason
+
+
+def test_given_starts_is_not_fooled_by_an_easy_challenge_or_a_common_start():
+    from detection.batch import temporal_cluster_given_starts
+
+    rng = random.Random(4)
+    starts = [rng.uniform(0, 3600) for _ in range(12)]
+    quick = [rng.uniform(30, 120) for _ in starts]  # easy: everyone solves within two minutes of starting
+    assert not temporal_cluster_given_starts(starts, quick, seed=1).flagged
+    same_start = temporal_cluster_given_starts([0.0] * 6, [100, 101, 102, 103, 500, 900], seed=1)
+    assert same_start.p_value == 1.0 and not same_start.flagged
+
+
+def test_given_starts_false_positive_rate_is_at_most_alpha():
+    from detection.batch import temporal_cluster_given_starts
+
+    params = ClusterParams(alpha=0.05, permutations=199)
+    trials, rejections = 200, 0
+    for trial in range(trials):
+        rng = random.Random(5000 + trial)
+        starts = [rng.uniform(0, 3600) for _ in range(8)]
+        durations = [rng.expovariate(1 / 900) for _ in starts]
+        rejections += temporal_cluster_given_starts(starts, durations, seed=trial, params=params).flagged
+    assert rejections / trials <= 0.05 + 3 * (0.05 * 0.95 / trials) ** 0.5
