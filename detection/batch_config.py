@@ -54,6 +54,11 @@ declare(
     Setting("detection.convergence.copy_distance", 0.05,
             "Two solving patches closer than this are close copies (the copy-pair test counts them).",
             validate=unit_interval, group="detection"),
+    Setting("detection.convergence.copy_measure", "verbatim",
+            "What makes two solving patches close copies for the copy-pair test: 'verbatim' – the same added text "
+            "(comments and names included, layout ignored); 'normal_form' – closer than the copy distance once "
+            "normalised (catches disguised copies, but independent solvers of a simple bug converge there too).",
+            choices=("verbatim", "normal_form"), group="detection"),
     Setting("detection.convergence.copy_min_challenges", 2,
             "Challenges on which two competitors must be close copies before the copy-pair test is made.",
             validate=positive_int, group="detection"),

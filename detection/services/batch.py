@@ -135,10 +135,19 @@ def _seed(challenge: BoutChallenge) -> int:
     return int.from_bytes(hashlib.sha256(f"temporal:{challenge.handle}".encode()).digest()[:4], "big")
 
 
-def _pair_dict(pair, owners: dict[str, int], agents: dict[str, int]) -> dict[str, Any]:
+def added_text(patch: str) -> tuple[str, ...]:
+    """The lines a patch adds, each stripped, blank ones dropped: its text as written,
+    comments and names included, layout not."""
+    return tuple(line[1:].strip() for line in patch.splitlines()
+                 if line.startswith("+") and not line.startswith("+++") and line[1:].strip())
+
+
+def _pair_dict(pair, owners: dict[str, int], agents: dict[str, int], texts: dict[str, tuple[str, ...]]
+               ) -> dict[str, Any]:
     data = pair.as_dict()
     data["agents"] = [agents[pair.a], agents[pair.b]]
     data["same_owner"] = owners[pair.a] == owners[pair.b]
+    data["verbatim"] = texts[pair.a] == texts[pair.b]
     return data
 
 
@@ -165,13 +174,14 @@ def _convergence(challenge: BoutChallenge, solves: list[Submission]) -> tuple[di
         return unknown("unavailable", f"not analysed: {exc}")
     owners = {s.handle: s.agent.owner_id for s in solves}
     agents = {s.handle: s.agent_id for s in solves}
+    texts = {s.handle: added_text(s.patch) for s in solves}
     pairs = sorted(report.pairs, key=lambda p: (p.lower, p.a, p.b))
-    every = [_pair_dict(p, owners, agents) for p in pairs]
+    every = [_pair_dict(p, owners, agents, texts) for p in pairs]
     analysed = {s.name: s for s in report.solutions}
     shown = config_value("detection.batch.pairs_shown")
     closest = []
     for pair in pairs[:shown]:
-        data = _pair_dict(pair, owners, agents)
+        data = _pair_dict(pair, owners, agents, texts)
         data["normal_form_diff"] = normal_form_diff(analysed[pair.a], analysed[pair.b])
         closest.append(data)
     conv = report.convergence
@@ -282,7 +292,11 @@ def _escalate(submission: Submission, action: str, reasons: list[str], findings:
     components = dict(composite.components or {})
     # What real time decided, kept once, so the two halves' findings stay apart in the record.
     components.setdefault("realtime_action", before)
-    components["post_bout"] = findings
+    merged = dict(components.get("post_bout") or {})
+    for kind, taken in findings.items():
+        if taken is not None and action_rank(taken) >= action_rank(merged.get(kind) or CompositeScore.Action.NONE):
+            merged[kind] = taken
+    components["post_bout"] = merged
     composite.components = components
     text = "post-bout: " + "; ".join(reasons)
     if action_rank(action) > action_rank(before):
@@ -343,11 +357,15 @@ def _copy_pairs(results: list[BatchChallengeResult]) -> list[dict[str, Any]]:
     close solving submission of a copy pair gets it on its convergence signal and is
     flagged. Recomputed from the stored pairs, so a re-run finds the same."""
     params = copy_params()
+    verbatim = config_value("detection.convergence.copy_measure") == "verbatim"
     records, handles = [], {}
     for result in results:
         for pair in result.pairs:
             agent_a, agent_b = pair["agents"]
-            records.append(PairRecord(result.challenge.handle, agent_a, agent_b, pair["distance"],
+            # Verbatim: the added text itself (comments, names) is shared, which independent
+            # solvers of one bug rarely do even when their fixes are the same in substance.
+            distance = (0.0 if pair.get("verbatim") else 1.0) if verbatim else pair["distance"]
+            records.append(PairRecord(result.challenge.handle, agent_a, agent_b, distance,
                                       cross_owner=not pair["same_owner"]))
             handles[(result.challenge.handle, frozenset((agent_a, agent_b)))] = (pair["a"], pair["b"])
     found = copy_pairs(records, params)
