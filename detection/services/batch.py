@@ -287,6 +287,16 @@ def _escalate(submission: Submission, action: str, reasons: list[str], findings:
     and hand it to the response hook. Returns the action taken, or None."""
     if action_rank(action) == 0:
         return None
+    if not CompositeScore.objects.filter(submission=submission).exists():
+        # Real time has not scored it yet (a backlog at close): score it now, so the
+        # composite carries both halves and the real-time sweep does not skip it.
+        from detection.services.realtime import submission_detect
+
+        try:
+            submission_detect(submission_id=submission.pk)
+        except (SealError, WorkspaceError) as exc:
+            logger.warning("real-time detection of %s impossible (%s); post-bout findings recorded alone",
+                           submission.handle, exc)
     composite, _ = CompositeScore.objects.select_for_update().get_or_create(submission=submission)
     before = composite.action
     components = dict(composite.components or {})
