@@ -6,8 +6,11 @@ class DetectionConfig(AppConfig):
     verbose_name = "Contamination detection"
 
     def ready(self) -> None:
+        # Settings declared, signals registered, the batch's admin pages and settings.
+        from detection import admin_batch, batch_config, config, signals  # noqa: F401
+
         # Register the metrics, then declare their threshold settings.
-        from detection import config, metrics_config, signals  # noqa: F401  (declare settings, register signals)
+        from detection import metrics_config
         from detection.selectors import metrics as _metrics  # noqa: F401
 
         metrics_config.declare_metric_settings()

@@ -36,4 +36,6 @@ def schedules():
          "schedule_type": Schedule.HOURLY, "repeats": -1},
         {"name": "detection.sweep", "func": "detection.tasks.sweep_detection",
          "schedule_type": Schedule.MINUTES, "minutes": 5, "repeats": -1},
+        {"name": "detection.template_trends", "func": "detection.tasks_batch.template_trends_task",
+         "schedule_type": Schedule.MONTHLY, "repeats": -1},
     ]

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('detection', '0002_canonical_fix_entry'),
+        ('detection', '0003_batch_provenance_trends'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
