@@ -3,7 +3,9 @@
 For every registered metric, its target and alert thresholds (the spec's values are the
 defaults) are settings ``metrics.<key>.target_min`` / ``target_max`` / ``alert_min`` /
 ``alert_max``; only the bounds a metric has are declared. The expected solve rate per tier
-is the band of spec 003 "Post-Bout Detection" (calibrated quarterly).
+is the post-bout batch's band (``detection.anomaly.tierN_low|high``, spec 003 "Post-Bout
+Detection"); a metric whose thresholds another capability declares (the canary trigger
+band, ``detection.canary.*``) reads them from there instead of declaring a second copy.
 """
 
 from __future__ import annotations
@@ -12,8 +14,6 @@ from core.config import Setting, declare, non_negative_number, positive_int, uni
 from detection.metrics import BOUND_NAMES, Bounds, metric, metrics, setting_key
 
 GROUP = "integrity metrics"
-
-EXPECTED_SOLVE_RATES = {1: (0.85, 0.95), 2: (0.65, 0.80), 3: (0.40, 0.60), 4: (0.20, 0.35), 5: (0.05, 0.15)}
 
 _BOUND_WORDS = {
     "target_min": "Target: at least", "target_max": "Target: at most",
@@ -26,7 +26,7 @@ def declare_metric_settings() -> None:
         validator = unit_interval if m.unit in ("ratio", "score") else non_negative_number
         for bound in BOUND_NAMES:
             default = getattr(m.defaults, bound)
-            if default is None:
+            if default is None or bound in m.bound_settings:
                 continue
             declare(Setting(setting_key(m.key, bound), float(default), f"{m.title}. {_BOUND_WORDS[bound]} this value.",
                             validate=validator, group=GROUP))
@@ -34,18 +34,15 @@ def declare_metric_settings() -> None:
 
 def metric_bounds(key: str) -> Bounds:
     """The thresholds in force for ``key``: the declared settings, with staff overrides."""
-    from core.config import config_values
+    from core.config import config_value, config_values
 
     found = metric(key)
     values = config_values(f"metrics.{key}.")
+    values.update({bound: config_value(setting) for bound, setting in found.bound_settings.items()})
     return Bounds(**{bound: values.get(bound, getattr(found.defaults, bound)) for bound in BOUND_NAMES})
 
 
 declare(
-    *(Setting(f"metrics.expected_solve_rate.tier{tier}.{end}", value,
-              f"Expected solve rate of tier {tier}: {'lower' if end == 'min' else 'upper'} edge of the band.",
-              validate=unit_interval, group=GROUP)
-      for tier, band in EXPECTED_SOLVE_RATES.items() for end, value in zip(("min", "max"), band, strict=True)),
     Setting("metrics.solve_rate.min_attempts", 10,
             "Finished attempts a tier needs in a period before its solve rate is judged against the band.",
             validate=positive_int, group=GROUP),

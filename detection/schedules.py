@@ -38,4 +38,7 @@ def schedules():
          "schedule_type": Schedule.MINUTES, "minutes": 5, "repeats": -1},
         {"name": "detection.template_trends", "func": "detection.tasks_batch.template_trends_task",
          "schedule_type": Schedule.MONTHLY, "repeats": -1},
+        # Case deadlines are hours (an L3 has 4): checking every 5 minutes keeps breaches prompt.
+        {"name": "detection.cases_enforce_deadlines", "func": "detection.tasks.cases_enforce_deadlines",
+         "schedule_type": Schedule.MINUTES, "minutes": 5, "repeats": -1},
     ]

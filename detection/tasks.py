@@ -43,3 +43,15 @@ def operating_schedule() -> dict:
     created = checklists_ensure()
     overdue = checklists_overdue_notify()
     return {"checklists": [str(c) for c in created], "overdue_notified": overdue}
+
+
+def cases_enforce_deadlines() -> dict[str, int]:
+    from detection.services.cases import cases_enforce_deadlines as enforce
+
+    return enforce()
+
+
+def case_replacement_generate(case_id: int, bout_id: int, contaminated_id: int, scope: str) -> int | None:
+    from detection.services.cases import case_replacement_generate as generate
+
+    return generate(case_id=case_id, bout_id=bout_id, contaminated_id=contaminated_id, scope=scope)

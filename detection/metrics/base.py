@@ -81,8 +81,9 @@ class Metric(ABC):
     order: int = 100
     # False for a metric whose assessment is informational only (no alert ever opens).
     alerts: bool = True
-    # Metrics measured on detection records that a planted-case or canary source feeds.
-    requires: tuple[str, ...] = ()
+    # Bounds another capability already declares as settings (bound name -> setting key):
+    # read from there, never declared twice.
+    bound_settings: dict[str, str] = {}
 
     @abstractmethod
     def measure(self, period: Period) -> Measurement:

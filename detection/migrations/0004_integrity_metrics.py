@@ -9,6 +9,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('detection', '0003_batch_provenance_trends'),
+        ('detection', '0003_contamination_cases'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

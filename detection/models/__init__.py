@@ -1,5 +1,16 @@
+"""Detection records, split by sub-domain; import from here."""
+
 from detection.models.batch import BatchChallengeResult, BatchRun
 from detection.models.canaries import CanaryInteraction
+from detection.models.cases import (
+    CaseApproval,
+    CaseChecklistItem,
+    CaseScore,
+    CaseTimelineEntry,
+    ContaminationCase,
+    TemplateWatch,
+    TemporaryThreshold,
+)
 from detection.models.library import CanonicalFixEntry
 from detection.models.metrics import IntegrityReport, MetricValue, PeriodKind, StaffNotification
 from detection.models.procedures import Checklist, ChecklistItem
@@ -8,7 +19,8 @@ from detection.models.signals import CompositeScore, SubmissionSignal
 from detection.models.trends import TemplateTrend
 
 __all__ = [
-    "SubmissionSignal", "CompositeScore", "CanaryInteraction", "CanonicalFixEntry", "BatchRun",
-    "BatchChallengeResult", "ProvenanceSource", "TemplateTrend",
-    "Checklist", "ChecklistItem", "IntegrityReport", "MetricValue", "PeriodKind", "StaffNotification",
+    "BatchChallengeResult", "BatchRun", "CanaryInteraction", "CanonicalFixEntry", "CaseApproval", "CaseChecklistItem",
+    "CaseScore", "CaseTimelineEntry", "Checklist", "ChecklistItem", "CompositeScore", "ContaminationCase",
+    "IntegrityReport", "MetricValue", "PeriodKind", "ProvenanceSource", "StaffNotification", "SubmissionSignal",
+    "TemplateTrend", "TemplateWatch", "TemporaryThreshold",
 ]

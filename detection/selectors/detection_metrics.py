@@ -5,8 +5,9 @@ memoriser, canary-fixer and copy-ring kinds are planted contamination, honest ag
 clean, retry gamers are neither (they game the metric, they do not recall answers). The
 unit is one simulated agent on one bout challenge with at least one evaluated submission
 received in the period; it is **detected** when any of those submissions got a composite
-action of flag or quarantine, a post-bout (batch) signal at or above
-``metrics.detection.batch_signal_min``, or was taken into a contamination case.
+action of flag or quarantine, a post-bout (batch) signal at or above the flag band
+(``detection.threshold.flag``), or was taken into a contamination case. Per signal, a
+signal "fires" on a unit when its value reaches that same band.
 """
 
 from __future__ import annotations
@@ -43,8 +44,7 @@ def planted_units(period: Period) -> dict[str, Any]:
     ids = [pk for pk, _, _ in rows]
     flagged = set(CompositeScore.objects.filter(submission_id__in=ids, action__in=DETECTING_ACTIONS)
                   .values_list("submission_id", flat=True))
-    batch_min = config_value("metrics.detection.batch_signal_min")
-    signal_min = config_value("metrics.detection.signal_min")
+    batch_min = signal_min = config_value("detection.threshold.flag")
     fired: dict[int, set[str]] = defaultdict(set)
     batch_hit: set[int] = set()
     for submission_id, kind, source, value in SubmissionSignal.objects.filter(
@@ -161,6 +161,8 @@ class CanaryTriggerRate(Metric):
     numerator_label = "agent-canary pairs modified"
     denominator_label = "agent-canary pairs met"
     defaults = Bounds(target_min=0.15, target_max=0.30, alert_min=0.10, alert_max=0.40)
+    bound_settings = {"target_min": "detection.canary.target_low", "target_max": "detection.canary.target_high",
+                      "alert_min": "detection.canary.alert_below", "alert_max": "detection.canary.alert_above"}
     order = 50
 
     def measure(self, period: Period) -> Measurement:

@@ -153,9 +153,9 @@ class TemplateRetirementRate(Metric):
 
 
 def expected_solve_rates() -> dict[int, tuple[float, float]]:
-    """The expected solve-rate band of each tier (staff settings), read in one query."""
-    values = config_values("metrics.expected_solve_rate.")
-    return {tier: (values[f"tier{tier}.min"], values[f"tier{tier}.max"]) for tier in range(1, 6)}
+    """The expected solve-rate band of each tier: the post-bout batch's settings, read in one query."""
+    values = config_values("detection.anomaly.tier")
+    return {tier: (values[f"{tier}_low"], values[f"{tier}_high"]) for tier in range(1, 6)}
 
 
 def _solved_exists():

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from detection.canaries import canary_touches
 from detection.signals.base import Signal, SignalResult, SubmissionFacts, register
 
 
@@ -13,6 +12,10 @@ class CanaryModified(Signal):
                    "located by the instance's sealed canary map and mapped through the patch.")
 
     def evaluate(self, facts: SubmissionFacts, settings: dict) -> SignalResult:
+        # Imported here: detection.canaries imports detection.signals.base, so a module-level
+        # import makes "import detection.canaries" first (e.g. from the admin) a cycle.
+        from detection.canaries import canary_touches
+
         if not facts.canaries:
             return SignalResult(None, {"canaries": 0}, "The challenge has no canary: unknown.")
         touches = canary_touches(facts.patch, facts.canaries, excerpt_bytes=settings["canary.excerpt_bytes"])

@@ -43,7 +43,8 @@ ROLES: tuple[Role, ...] = (
         add=("detection", "challenges"),
         change=("detection", "challenges", "competition"),
         delete=("detection",),
-        extra=("competition.disqualify_boutentry", "challenges.view_instance_secrets"),
+        extra=("competition.disqualify_boutentry", "challenges.view_instance_secrets",
+               "detection.decide_template_case", "detection.decide_systemic_case"),
     ),
 )
 

@@ -11,6 +11,9 @@ Environment variables (see README "Configuration"):
     GAUNTLET_API_RATE           per-agent API throttle, default "120/min".
     GAUNTLET_SECURE             1 behind TLS: secure cookies, HSTS, SSL redirect.
     GAUNTLET_MAX_BODY_BYTES     largest request body, default 2 MiB (API: 413 before reading it).
+    GAUNTLET_SMTP_HOST          when set: case notifications go by SMTP (GAUNTLET_SMTP_PORT, _USER,
+                                _PASSWORD, _TLS, _TIMEOUT); otherwise to the console.
+    GAUNTLET_MAIL_FROM          sender of notifications, default "gauntlet@localhost".
 """
 
 from __future__ import annotations
@@ -247,3 +250,18 @@ LOGGING = {
 # Without bubblewrap the platform refuses to run oracles. This explicit development
 # switch runs them with rlimits only, and every run logs a loud warning.
 GAUNTLET_SANDBOX_ALLOW_UNSAFE = env_bool("GAUNTLET_SANDBOX_ALLOW_UNSAFE", False)
+
+# --- E-mail (contamination case notifications) -------------------------------------------
+# The console in development and the demo; SMTP when GAUNTLET_SMTP_HOST is set.
+_smtp_host = env_str("GAUNTLET_SMTP_HOST")
+if _smtp_host:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = _smtp_host
+    EMAIL_PORT = env_int("GAUNTLET_SMTP_PORT", 587)
+    EMAIL_HOST_USER = env_str("GAUNTLET_SMTP_USER", "") or ""
+    EMAIL_HOST_PASSWORD = env_str("GAUNTLET_SMTP_PASSWORD", "") or ""
+    EMAIL_USE_TLS = env_bool("GAUNTLET_SMTP_TLS", True)
+    EMAIL_TIMEOUT = env_int("GAUNTLET_SMTP_TIMEOUT", 10)
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = env_str("GAUNTLET_MAIL_FROM", "gauntlet@localhost")

@@ -64,7 +64,7 @@ def populate():
 def test_dashboard_with_no_data_says_so_in_every_chart(admin_page, live_server):
     open_page(admin_page, live_server.url + reverse("admin:detection_dashboard"), ready="#integrity-dashboard")
     found = charts(admin_page)
-    assert len(found) == 9  # 3 weekly + 4 monthly metrics, tiers, generation
+    assert len(found) == 15  # 7 weekly + 6 monthly metrics, tiers, generation
     wait(admin_page, lambda d: all("chart-empty" in e.get_attribute("class") for e in charts(d)), "empty charts")
     texts = {e.get_attribute("data-chart"): e.text for e in found}
     assert all("No data yet" in t for k, t in texts.items() if k != "generation"), texts

@@ -143,7 +143,8 @@ def bout_transition(
     public_reason: str = "",
 ) -> Bout:
     """Halt, resume, start or close a bout (guarded, audited). Closing finalises scores
-    that are still provisional; scores under review stay under review.
+    that are still provisional unless a contamination review holds them
+    (``competition.holds``); scores under review stay under review.
 
     ``reason`` is for staff (the audit log); ``public_reason`` is what competitors read on
     the bout page (empty: the portal says only what happened).
@@ -175,9 +176,13 @@ def bout_transition(
                        before={"state": before}, after={"state": target, "public_reason": bout.public_reason},
                        reason=reason)
     if target == Bout.State.CLOSED:
+        from competition.holds import held_score_ids
         from competition.services.scores import score_transition
 
-        for score in Score.objects.filter(entry__bout=bout, state=Score.State.PROVISIONAL).select_for_update():
+        closing = list(Score.objects.filter(entry__bout=bout, state=Score.State.PROVISIONAL).select_for_update())
+        # Scores an open contamination review holds stay provisional; the review decides them.
+        held = held_score_ids(score.pk for score in closing)
+        for score in (s for s in closing if s.pk not in held):
             score_transition(score=score, to_state=Score.State.FINAL, by=by, actor_label=actor_label or "bout close",
                              reason=f"bout closed: {reason}")
         from detection.services.batch import batch_on_bout_closed
@@ -218,3 +223,28 @@ def bout_set_live_details(*, bout: Bout, public: bool, by: AbstractBaseUser | No
                        before={"live_details_public": not public}, after={"live_details_public": public},
                        reason=reason)
     return bout
+
+
+@transaction.atomic
+def bout_challenge_add(
+    *, bout: Bout, instance: ChallengeInstance, by: AbstractBaseUser | None, reason: str, actor_label: str = ""
+) -> BoutChallenge:
+    """Add a released instance to a bout that has not closed (a replacement challenge), at
+    the next position under a fresh opaque handle. Agents start fresh attempts on it."""
+    if not reason.strip():
+        raise ValidationFailed("A reason is required.", code="reason_required", extra={"field": "reason"})
+    bout = Bout.objects.select_for_update().get(pk=bout.pk)
+    if bout.state == Bout.State.CLOSED:
+        raise Conflict("A closed bout takes no new challenges.", code="bout_closed", extra={"state": bout.state})
+    if instance.state != ChallengeInstance.State.RELEASED:
+        raise ValidationFailed("Only released challenge instances can enter a bout.", code="instance_not_released",
+                               extra={"instances": [str(instance.public_id)]})
+    if BoutChallenge.objects.filter(bout=bout, instance=instance).exists():
+        raise Conflict("This instance is already in the bout.", code="instance_repeated")
+    last = BoutChallenge.objects.filter(bout=bout).order_by("-position").values_list("position", flat=True).first()
+    challenge = BoutChallenge.objects.create(bout=bout, instance=instance, handle=new_name("challenge"),
+                                             position=(last or 0) + 1)
+    audit_event_record(verb="bout.challenge_added", target=bout, actor=by, actor_label=actor_label,
+                       after={"challenge": challenge.pk, "instance": instance.pk, "position": challenge.position},
+                       reason=reason)
+    return challenge

@@ -6,10 +6,12 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
+from challenges.models import ChallengeInstance
 from competition.errors import Conflict, ValidationFailed
 from competition.models import BoutEntry, Score, ScoreEvent, Submission
 from competition.scoring import ChallengeFacts, get_format
 from core import formatting
+from core.config import config_value
 from core.services import actor_or_none, audit_event_record
 
 S = Score.State
@@ -50,14 +52,18 @@ def score_record_solve(*, submission: Submission) -> Score | None:
     bout = entry.bout
     challenge = attempt.challenge
     points = get_format(bout.scoring_format).points(ChallengeFacts(tier=challenge.instance.tier), bout.format_config)
+    # A quarantined instance's scoring is halted: a solve is recorded, but under review.
+    quarantined = challenge.instance.state == ChallengeInstance.State.QUARANTINED
+    state = S.INVALIDATED if entry.disqualified_at else S.UNDER_REVIEW if quarantined else S.PROVISIONAL
     score = Score.objects.create(
         entry=entry, challenge=challenge, submission=submission, points=points,
-        solve_seconds=(submission.received_at - attempt.started_at).total_seconds(),
-        state=S.INVALIDATED if entry.disqualified_at else S.PROVISIONAL,
+        solve_seconds=(submission.received_at - attempt.started_at).total_seconds(), state=state,
     )
     reason = "solved by the hidden oracle"
     if entry.disqualified_at:
         reason += f"; agent disqualified: {entry.disqualified_reason}"
+    elif quarantined:
+        reason += f"; {config_value('cases.public_reason_review')}"
     _event(score, from_state="", points_before=None, by=None, actor_label="evaluation", reason=reason)
     return score
 
