@@ -19,3 +19,6 @@ class DetectionConfig(AppConfig):
         from detection.selectors import metrics as _metrics  # noqa: F401
 
         metrics_config.declare_metric_settings()
+        from detection.selectors import integrity_sections
+
+        integrity_sections.register()

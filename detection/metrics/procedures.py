@@ -33,7 +33,8 @@ PROCEDURES: dict[str, tuple[Step, ...]] = {
         Step("monitor_dashboard", "Monitor the real-time contamination dashboard",
              "Open the integrity dashboard; note anything unusual in the signals of the last 24 hours."),
         Step("review_level2_flags", "Review Level 2+ flags from the previous 24 hours",
-             "Every open Level 2 or higher case of the last day has been looked at; the evidence lists them.",
+             "Checked automatically: no open Level 2+ case is past its review deadline; the evidence lists the "
+             "open ones of the last day.",
              automatic=True),
         Step("dedup_healthy", "Verify the fingerprint deduplication service is healthy",
              "Checked automatically: the dedup index answers a probe within its time budget and no "

@@ -91,8 +91,11 @@ def integrity_dashboard(*, now: datetime | None = None) -> dict[str, Any]:
     tiers, _, _ = tier_solve_rates(period_of(MONTH, now))
     charts["tiers"] = {"kind": "tiers", "tiers": tiers}
     charts["generation"] = generation_success_chart(now=now)
+    from detection.selectors.integrity_sections import open_cases_level2_plus, signals_last_day
+
     return {
         "charts": {"charts": charts}, "latest": latest, "dedup": dedup_health(now=now),
+        "open_cases": open_cases_level2_plus(), "signals": signals_last_day(now=now),
         "notices": list(StaffNotification.objects.filter(acknowledged_at__isnull=True)[:10]),
         "open_checklists": list(Checklist.objects.filter(completed_at__isnull=True).prefetch_related("items")
                                 .order_by("due_at")[:8]),

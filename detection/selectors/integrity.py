@@ -1,8 +1,4 @@
-"""Reads over detection records that other parts of the detection app provide.
-
-Until contamination cases are recorded, these return None so callers can say so instead
-of reporting zero.
-"""
+"""Integrity reads for checklists and the portal: open cases, the public summary, validity."""
 
 from __future__ import annotations
 
@@ -10,9 +6,11 @@ from datetime import datetime
 from typing import Any
 
 
-def open_cases_level2_plus(*, since: datetime) -> list[dict[str, Any]] | None:
-    """Open Level 2+ contamination cases opened since ``since``; None when cases are not recorded."""
-    return None
+def open_cases_level2_plus(*, since: datetime) -> list[dict[str, Any]]:
+    """Open Level 2+ contamination cases opened since ``since`` or past their deadline."""
+    from detection.selectors.integrity_sections import open_cases_level2_plus as open_cases
+
+    return open_cases(since=since)
 
 
 def integrity_summary(*, bout=None, season=None) -> dict[str, Any]:

@@ -22,3 +22,32 @@ def draws(template: ChallengeTemplate, at: datetime, **outcomes: int) -> list[Ge
 def instance_at(at: datetime, *, uniqueness: float, released: bool = True, **fields):
     return nh.instance(created_at=at, released_at=at if released else None, uniqueness=uniqueness,
                        state="released" if released else "generated", **fields)
+
+
+def simulated(bout, kinds: dict[str, str]):
+    """A simulation run on ``bout`` with one agent per ``name: kind``; returns {name: Agent}."""
+    from simulation.models import SimulatedAgent, SimulationRun
+    from tests import factories as f
+
+    run = SimulationRun.objects.create(bout=bout)
+    agents = {}
+    for name, kind in kinds.items():
+        agent = f.agent(name=name)
+        SimulatedAgent.objects.create(run=run, agent=agent, kind=kind)
+        agents[name] = agent
+    return agents
+
+
+def judged(bout, challenge, agent, *, composite: float | None = None, action: str = "none",
+           signals: dict[str, tuple[str, float]] | None = None):
+    """An evaluated solving submission of ``agent`` with its composite and signals as detection stores them."""
+    from detection.models import CompositeScore, SubmissionSignal
+    from tests import factories as f
+
+    entry = bout.entries.filter(agent=agent).first() or f.entry(bout=bout, agent=agent)
+    submission = f.solve(entry=entry, challenge=challenge).submission
+    if composite is not None:
+        CompositeScore.objects.create(submission=submission, value=composite, action=action, reason="test")
+    for kind, (source, value) in (signals or {}).items():
+        SubmissionSignal.objects.create(submission=submission, kind=kind, source=source, value=value, reason="test")
+    return submission

@@ -43,9 +43,9 @@ def test_automatic_items_are_checked_with_evidence():
     assert (generation.evidence["redrawn"], generation.evidence["draws"]) == (1, 10)
     dedup = daily.items.get(key="dedup_healthy")
     assert dedup.state == ChecklistItem.State.PASSED and dedup.evidence["probe_ms"] < dedup.evidence["budget_ms"]
-    # Cases are not recorded here: the platform cannot decide, a person must.
+    # No Level 2+ case is open, so none is past its deadline.
     flags = daily.items.get(key="review_level2_flags")
-    assert flags.state == ChecklistItem.State.OPEN and "review by hand" in flags.evidence["note"]
+    assert flags.state == ChecklistItem.State.PASSED and flags.evidence == {"open_level2_plus": [], "past_deadline": 0}
     weekly = Checklist.objects.get(cadence="weekly")
     publish = weekly.items.get(key="publish_report")
     assert publish.state == ChecklistItem.State.FAILED and publish.evidence["report"] is None
