@@ -30,17 +30,19 @@ def _range(field: str, period: Period) -> str:
     return f"{field} >= {period.start.isoformat()} and {field} < {period.end.isoformat()}"
 
 
-def planted_units(period: Period) -> dict[str, Any]:
-    """Units (agent, bout challenge) of simulated agents in the period, split by ground truth,
-    with whether each was detected and by which signals."""
+def planted_units(period: Period | None = None, *, run_id: int | None = None) -> dict[str, Any]:
+    """Units (agent, bout challenge) of simulated agents in the period (or of one simulation
+    run), split by ground truth, with whether each was detected and by which signals."""
     from competition.models import Submission
     from detection.models import CompositeScore, ContaminationCase, SubmissionSignal
     from simulation.models import SimulatedAgent
 
-    kinds = dict(SimulatedAgent.objects.values_list("agent_id", "kind"))
-    rows = list(Submission.objects.filter(agent_id__in=list(kinds), state=Submission.State.DONE,
-                                          received_at__gte=period.start, received_at__lt=period.end)
-                .values_list("pk", "agent_id", "attempt__challenge_id"))
+    agents = SimulatedAgent.objects.all() if run_id is None else SimulatedAgent.objects.filter(run_id=run_id)
+    kinds = dict(agents.values_list("agent_id", "kind"))
+    submissions = Submission.objects.filter(agent_id__in=list(kinds), state=Submission.State.DONE)
+    if period is not None:
+        submissions = submissions.filter(received_at__gte=period.start, received_at__lt=period.end)
+    rows = list(submissions.values_list("pk", "agent_id", "attempt__challenge_id"))
     ids = [pk for pk, _, _ in rows]
     flagged = set(CompositeScore.objects.filter(submission_id__in=ids, action__in=DETECTING_ACTIONS)
                   .values_list("submission_id", flat=True))
@@ -58,7 +60,8 @@ def planted_units(period: Period) -> dict[str, Any]:
     units: dict[tuple[int, int], dict[str, Any]] = {}
     for pk, agent_id, challenge_id in rows:
         unit = units.setdefault((agent_id, challenge_id), {"kind": kinds[agent_id], "submissions": [],
-                                                          "detected": False, "signals": set()})
+                                                          "detected": False, "signals": set(),
+                                                          "agent": agent_id, "challenge": challenge_id})
         unit["submissions"].append(pk)
         unit["detected"] |= pk in flagged or pk in batch_hit or pk in in_case
         unit["signals"] |= fired.get(pk, set())
