@@ -123,7 +123,9 @@ def convergence_params() -> ConvergenceParams:
 
 def copy_params() -> CopyParams:
     c = config_values("detection.convergence.")
-    return CopyParams(distance=c["copy_distance"], min_challenges=c["copy_min_challenges"], alpha=c["copy_alpha"])
+    measure = "verbatim" if c["copy_measure"] == "verbatim" else "distance"
+    return CopyParams(distance=c["copy_distance"], min_challenges=c["copy_min_challenges"], alpha=c["copy_alpha"],
+                      measure=measure)
 
 
 def anomaly_params() -> AnomalyParams:
