@@ -281,3 +281,22 @@ def test_detect_bout_command_prints_json(capsys):
     with pytest.raises(Exception, match="No bout"):
         call_command("detect_bout", "nope")
     assert Bout.objects.count() == before
+
+
+def test_the_sweep_requeues_lost_and_failed_runs_within_their_tries(django_capture_on_commit_callbacks):
+    from detection.services.batch import batch_runs_recover
+
+    now = timezone.now()
+    lost = BatchRun.objects.create(bout=factories.bout(tiers=(1,)), trigger=BatchRun.Trigger.STAFF)
+    fresh = BatchRun.objects.create(bout=factories.bout(tiers=(1,)), trigger=BatchRun.Trigger.STAFF)
+    failed = BatchRun.objects.create(bout=factories.bout(tiers=(1,)), trigger=BatchRun.Trigger.STAFF,
+                                     state=BatchRun.State.FAILED, tries=1, error="OperationalError: locked")
+    spent = BatchRun.objects.create(bout=factories.bout(tiers=(1,)), trigger=BatchRun.Trigger.STAFF,
+                                    state=BatchRun.State.FAILED, tries=3, error="still broken")
+    BatchRun.objects.filter(pk=lost.pk).update(created_at=now - timedelta(hours=1))
+    before = OrmQ.objects.count()
+    with django_capture_on_commit_callbacks(execute=True):
+        result = batch_runs_recover(now=now)
+    assert result["requeued"] == [lost.pk, failed.pk]
+    assert OrmQ.objects.count() == before + 2
+    assert {fresh.pk, spent.pk}.isdisjoint(result["requeued"])
