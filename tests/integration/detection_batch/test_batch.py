@@ -300,3 +300,12 @@ def test_the_sweep_requeues_lost_and_failed_runs_within_their_tries(django_captu
     assert result["requeued"] == [lost.pk, failed.pk]
     assert OrmQ.objects.count() == before + 2
     assert {fresh.pk, spent.pk}.isdisjoint(result["requeued"])
+
+
+def test_staff_can_turn_the_batch_on_close_off(django_capture_on_commit_callbacks):
+    config_set(key="detection.batch.on_close", value=False, by=None, reason="batch run by hand this season")
+    bout = factories.bout(tiers=(1,))
+    before = OrmQ.objects.count()
+    with django_capture_on_commit_callbacks(execute=True):
+        bout_transition(bout=bout, action="close", by=None, reason="time is up")
+    assert not BatchRun.objects.filter(bout=bout).exists() and OrmQ.objects.count() == before
