@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import statistics
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +31,20 @@ def tier_solve_seconds(*, tier: int, exclude_agent_id: int | None = None) -> tup
     return tuple(rows.order_by("-id").values_list("solve_seconds", flat=True)[:MEASURED_LIMIT])
 
 
+def agent_bout_solves(*, submission: Submission, needed: int) -> tuple[tuple[float, float | None], ...]:
+    """The agent's other counted solves in the submission's bout, each with its tier's
+    measured median (None while the tier has fewer than ``needed`` measured solves)."""
+    rows = list(Score.objects.filter(entry__agent_id=submission.agent_id,
+                                     entry__bout_id=submission.attempt.challenge.bout_id,
+                                     state__in=[Score.State.PROVISIONAL, Score.State.FINAL])
+                .exclude(submission=submission).values_list("solve_seconds", "challenge__instance__tier"))
+    medians: dict[int, float | None] = {}
+    for tier in {tier for _, tier in rows}:
+        measured = tier_solve_seconds(tier=tier, exclude_agent_id=submission.agent_id)
+        medians[tier] = statistics.median(measured) if len(measured) >= needed else None
+    return tuple((seconds, medians[tier]) for seconds, tier in rows)
+
+
 def submissions_missing_detection(*, limit: int) -> QuerySet[Submission]:
     """Judged submissions (solved or not) with no composite, or one older than their last evaluation."""
     return (Submission.objects.filter(state=Submission.State.DONE, evaluation_finished_at__isnull=False,
@@ -37,6 +52,17 @@ def submissions_missing_detection(*, limit: int) -> QuerySet[Submission]:
             .filter(Q(composite_score__isnull=True)
                     | Q(composite_score__updated_at__lt=F("evaluation_finished_at")))
             .order_by("evaluation_finished_at", "pk")[:limit])
+
+
+def submissions_on_prior(*, limit: int) -> QuerySet[SubmissionSignal]:
+    """Real-time solve-time findings that used the spec's prior, in bouts not yet closed,
+    oldest first: once their tier has a measured median they are scored again."""
+    from competition.models import Bout
+
+    return (SubmissionSignal.objects.filter(kind="solve_time", source=SubmissionSignal.Source.REALTIME,
+                                            evidence__basis="prior")
+            .exclude(submission__attempt__challenge__bout__state=Bout.State.CLOSED)
+            .select_related("submission").order_by("pk")[:limit])
 
 
 def submission_detection(*, submission: Submission) -> dict[str, Any]:

@@ -50,6 +50,7 @@ entry is kept as evidence with its normal forms' digests.
 from __future__ import annotations
 
 import difflib
+import functools
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -242,12 +243,24 @@ class PatchCanonicalReport:
         }
 
 
+@functools.lru_cache(maxsize=4096)
 def _prepared(entry: CanonicalFix, which: str, params: AnalysisParams) -> AnalysedSolution | None:
+    """An entry's function analysed once per process: entries and parameters are frozen
+    values, so the result is reused by every patch compared with them (the real-time path
+    compares each evaluated submission with the whole library)."""
     code = getattr(entry, which)
     if not code:
         return None
     result = analyse_source(f"{entry.id}:{which}", code, entry.language, params)
     return None if isinstance(result, ParseFailure) else result
+
+
+@functools.lru_cache(maxsize=4096)
+def _entry_shape(entry: CanonicalFix, params: AnalysisParams) -> frozenset[tuple[str, ...]]:
+    buggy, fixed = _prepared(entry, "before", params), _prepared(entry, "after", params)
+    if buggy is None or fixed is None:
+        return frozenset()
+    return change_shape(tokens(buggy.tree), tokens(fixed.tree))
 
 
 def match_patch(
@@ -279,13 +292,8 @@ def match_patch(
         if fixed is None:
             continue
         pair = pair_similarity(after.prepared, fixed.prepared, analysis.distance, names=("patch", entry.id))
-        buggy = _prepared(entry, "before", analysis)
-        shape = 0.0
-        entry_shape: frozenset[tuple[str, ...]] = frozenset()
-        if buggy is not None:
-            entry_shape = change_shape(tokens(buggy.tree), tokens(fixed.tree))
-            if entry_shape:
-                shape = len(entry_shape & patch_shape) / len(entry_shape)
+        entry_shape = _entry_shape(entry, analysis)
+        shape = len(entry_shape & patch_shape) / len(entry_shape) if entry_shape else 0.0
         shape_match = len(entry_shape) >= shape_params.shape_min_grams and shape >= shape_params.shape_at_least
         distance = pair.lower
         matches.append(FixMatch(entry.id, entry.bug_type, entry.title, match_level(distance, distance, params),

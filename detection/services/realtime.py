@@ -18,15 +18,21 @@ from collections import OrderedDict
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from challenges.services.workspaces import instance_secrets, workspace_tree
 from competition.models import Submission
-from core.config import config_values
+from core.config import config_value, config_values
 from detection.analysis import read_workspace
 from detection.canaries import canary_touches
 from detection.composite import composite_score
 from detection.models import CanaryInteraction, CompositeScore, SubmissionSignal
-from detection.selectors import submissions_missing_detection, tier_solve_seconds
+from detection.selectors import (
+    agent_bout_solves,
+    submissions_missing_detection,
+    submissions_on_prior,
+    tier_solve_seconds,
+)
 from detection.services.library import canonical_library
 from detection.services.response import respond_to_composite
 from detection.signals import Canary, SignalResult, SubmissionFacts, TierSolveTimes, signals
@@ -75,6 +81,8 @@ def submission_facts(submission: Submission) -> SubmissionFacts:
         tier_solve_times=TierSolveTimes(instance.tier, tier_solve_seconds(tier=instance.tier,
                                                                           exclude_agent_id=submission.agent_id)),
         trace=submission.trace, gold_patch=secrets.get("gold_patch"), canaries=canaries,
+        agent_solves=agent_bout_solves(submission=submission, needed=config_value("detection.solve_time.min_samples"))
+        if submission.result == Submission.Result.SOLVED else (),
         workspace=workspace, library=canonical_library(),
     )
 
@@ -101,45 +109,61 @@ def submission_detect(*, submission_id: int) -> CompositeScore | None:
     composite = composite_score(results, weights, quarantine=settings["threshold.quarantine"],
                                 flag=settings["threshold.flag"], log=settings["threshold.log"])
     elapsed_ms = round((time.perf_counter() - started) * 1000, 2)
+    now = timezone.now()
     with transaction.atomic():
-        for key, result in results.items():
-            SubmissionSignal.objects.update_or_create(
-                submission=submission, kind=key, source=SubmissionSignal.Source.REALTIME,
-                defaults={"value": result.value, "weight": weights[key], "evidence": result.evidence,
-                          "reason": result.reason},
-            )
-        existing = CompositeScore.objects.select_for_update().filter(submission=submission).first()
-        responded = (existing.components or {}).get("_responded", "none") if existing else "none"
-        row, _ = CompositeScore.objects.update_or_create(
-            submission=submission,
-            defaults={"value": composite.value, "action": composite.action, "reason": composite.reason,
-                      "components": {**composite.components, "_upper": composite.upper,
-                                     "_elapsed_ms": elapsed_ms, "_responded": responded}},
+        # One upsert per table: reruns update the rows in place (unique per submission and kind).
+        SubmissionSignal.objects.bulk_create(
+            [SubmissionSignal(submission=submission, kind=key, source=SubmissionSignal.Source.REALTIME,
+                              value=result.value, weight=weights[key], evidence=result.evidence,
+                              reason=result.reason, created_at=now, updated_at=now)
+             for key, result in results.items()],
+            update_conflicts=True, unique_fields=["submission", "kind", "source"],
+            update_fields=["value", "weight", "evidence", "reason", "updated_at"],
         )
-        _canary_log(submission, facts, settings)
+        row = CompositeScore.objects.select_for_update().filter(submission=submission).first()
+        responded = (row.components or {}).get("_responded", "none") if row else "none"
+        row = row or CompositeScore(submission=submission)
+        row.value, row.action, row.reason = composite.value, composite.action, composite.reason
+        row.components = {**composite.components, "_upper": composite.upper, "_elapsed_ms": elapsed_ms,
+                          "_responded": responded}
+        row.save()
+        _canary_log(submission, facts, settings, now=now)
         respond_to_composite(row)
     return row
 
 
-def _canary_log(submission: Submission, facts: SubmissionFacts, settings: dict[str, Any]) -> None:
+def _canary_log(submission: Submission, facts: SubmissionFacts, settings: dict[str, Any], *, now) -> None:
     attempt = submission.attempt
-    for touch in canary_touches(facts.patch, facts.canaries, excerpt_bytes=settings["canary.excerpt_bytes"]):
-        CanaryInteraction.objects.update_or_create(
-            submission=submission, canary_id=touch.canary.name,
-            defaults={"agent_id": submission.agent_id, "challenge_id": attempt.challenge_id,
-                      "instance_id": attempt.challenge.instance_id, "modified": touch.modified,
-                      "excerpt": touch.excerpt, "otherwise_fixed": submission.result == Submission.Result.SOLVED},
-        )
+    touches = canary_touches(facts.patch, facts.canaries, excerpt_bytes=settings["canary.excerpt_bytes"])
+    if not touches:
+        return
+    CanaryInteraction.objects.bulk_create(
+        [CanaryInteraction(submission=submission, canary_id=touch.canary.name, agent_id=submission.agent_id,
+                           challenge_id=attempt.challenge_id, instance_id=attempt.challenge.instance_id,
+                           modified=touch.modified, excerpt=touch.excerpt,
+                           otherwise_fixed=submission.result == Submission.Result.SOLVED, created_at=now)
+         for touch in touches],
+        update_conflicts=True, unique_fields=["submission", "canary_id"],
+        update_fields=["modified", "excerpt", "otherwise_fixed"],
+    )
 
 
 def detection_sweep(*, limit: int | None = None) -> dict[str, int]:
     """Score evaluated submissions the real-time task missed (lost message, crashed worker)
-    or whose verdict changed since (a rescore)."""
-    limit = limit or config_values("detection.")["sweep_batch"]
-    scored = skipped = 0
+    or whose verdict changed since (a rescore); then score again, in bouts still running,
+    the solves judged against the spec's prior whose tier now has a measured median."""
+    settings = config_values("detection.")
+    limit = limit or settings["sweep_batch"]
+    scored = skipped = recalibrated = 0
     for submission_id in submissions_missing_detection(limit=limit).values_list("pk", flat=True):
         if submission_detect(submission_id=submission_id) is None:
             skipped += 1
         else:
             scored += 1
-    return {"scored": scored, "skipped": skipped}
+    needed = settings["solve_time.min_samples"]
+    for signal in submissions_on_prior(limit=limit):
+        submission = signal.submission
+        measured = tier_solve_seconds(tier=signal.evidence.get("tier", 0), exclude_agent_id=submission.agent_id)
+        if len(measured) >= needed and submission_detect(submission_id=submission.pk) is not None:
+            recalibrated += 1
+    return {"scored": scored, "skipped": skipped, "recalibrated": recalibrated}

@@ -145,8 +145,9 @@ class SubmissionCreateSerializer(StrictInputSerializer):
     patch = StrictCharField(trim_whitespace=False, allow_blank=True, help_text="A unified diff against the workspace.")
     trace = TraceField(
         required=False, allow_null=True,
-        help_text="Steps or tool calls, as the agent recorded them: a JSON array or object, bounded in size and "
-                  "nesting (trace_too_large, trace_too_deep, trace_invalid).")
+        help_text="What the agent did, as steps: a JSON array of {action: read|search|run|edit|test, target, time} "
+                  "(or an object with such a `steps` array), bounded in size and nesting; see Traces "
+                  "(trace_too_large, trace_too_deep, trace_invalid).")
     tokens = StrictIntegerField(required=False, allow_null=True, min_value=0, max_value=MAX_TOKENS)
     cost_usd = MoneyField(required=False, allow_null=True)
     claimed_elapsed_seconds = FiniteFloatField(required=False, allow_null=True, min_value=0,

@@ -228,7 +228,10 @@ class SubmissionCreateApi(AgentApi):
         examples=[
             OpenApiExample("A patch with cost", request_only=True, value={
                 "patch": ex.PATCH, "tokens": 48211, "cost_usd": "0.4120", "claimed_elapsed_seconds": 312.5,
-                "trace": [{"step": 1, "tool": "run_tests", "summary": "2 failures in test_ledger"}],
+                "trace": [{"action": "test", "target": "python -m unittest", "time": 4.0},
+                          {"action": "read", "target": "src/ledger.py", "time": 9.5},
+                          {"action": "edit", "target": "src/ledger.py", "time": 41.0},
+                          {"action": "test", "target": "python -m unittest", "time": 44.2}],
             }),
             OpenApiExample("Just the patch", request_only=True, value={"patch": ex.PATCH}),
             OpenApiExample("Accepted", response_only=True, status_codes=["202"], value=ex.SUBMISSION),

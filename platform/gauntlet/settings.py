@@ -210,7 +210,7 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Gauntlet agent API",
     # The description (workflow, errors, versions) comes from platform/api/overview.md.
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.schema.describe_api"],
-    "VERSION": "1.1.0",
+    "VERSION": "1.2.0",
     "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",

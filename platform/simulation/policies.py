@@ -56,6 +56,31 @@ def plan(kind: str, *, tier: int, rng: random.Random, time_scale: float) -> list
     raise ValueError(f"unknown kind {kind!r}")
 
 
+def patch_paths(patch: str) -> list[str]:
+    """The workspace paths a unified diff changes (its ``+++ b/...`` headers)."""
+    return [line[6:].split("\t")[0] for line in patch.splitlines() if line.startswith("+++ b/")]
+
+
+def trace(kind: str, *, paths: list[str], rng: random.Random) -> list[dict] | None:
+    """What the agent reports it did, in the API's trace format (a list of steps).
+
+    Honest solvers test, search, read around and test again; the memoriser goes straight
+    to the edit and never tests; the others read what they change, edit and test. Some
+    honest agents send no trace at all, as real ones may.
+    """
+    if kind == "honest" and rng.random() < 0.2:
+        return None
+    edits = [{"action": "edit", "target": path} for path in paths]
+    if kind == "memoriser":
+        return edits
+    reads = [{"action": "read", "target": path} for path in paths]
+    if kind == "honest":
+        around = [{"action": "read", "target": "README.md"}, {"action": "search", "target": "def "}]
+        return [{"action": "test", "target": "visible tests"}, *around, *reads, *edits,
+                {"action": "test", "target": "visible tests"}]
+    return [*reads, *edits, {"action": "test", "target": "visible tests"}]
+
+
 def metadata(kind: str, *, tier: int, rng: random.Random) -> Metadata:
     if kind == "memoriser":
         tokens = rng.randint(800, 3000)

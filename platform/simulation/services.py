@@ -91,7 +91,9 @@ def _play(base_url: str, key: str, simulated: SimulatedAgent, member: int, chall
                 elif simulated.kind in ("honest", "retry_gamer") and step.patch in ("gold", "alternative"):
                     patch = policies.personalise(patch, rng)  # written independently, in its own words
                 meta = policies.metadata(simulated.kind, tier=tier, rng=rng)
-                extra = {k: v for k, v in (("tokens", meta.tokens), ("cost_usd", meta.cost_usd)) if v is not None}
+                steps = policies.trace(simulated.kind, paths=policies.patch_paths(patch), rng=rng)
+                extra = {k: v for k, v in (("tokens", meta.tokens), ("cost_usd", meta.cost_usd), ("trace", steps))
+                         if v is not None}
                 key = f"{attempt['id']}-{number}"
                 response = client.submit(attempt, patch, key=key, **extra)
                 if _busy(response) and _drain(client, accepted, timeout=backoff_seconds):

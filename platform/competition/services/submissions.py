@@ -30,6 +30,7 @@ from competition.patchcheck import PatchRejected, check_patch
 from competition.services.attempts import attempt_for_agent, bout_accepting
 from core.config import config_value
 from core.queue import enqueue_on_commit
+from detection.trace import TraceInvalid, trace_parse
 
 IN_FLIGHT = (Submission.State.QUEUED, Submission.State.RUNNING)
 
@@ -71,6 +72,11 @@ class SubmissionMetadata:
                         max_depth=config_value("competition.trace_max_depth"))
         except TraceRefused as exc:
             raise ValidationFailed(exc.message, code=exc.code, extra={"field": "trace"}) from None
+        try:
+            trace_parse(trace)  # the documented step format (detection.trace), when the trace uses it
+        except TraceInvalid as exc:
+            extra = {"field": "trace"} if exc.step is None else {"field": "trace", "step": exc.step}
+            raise ValidationFailed(exc.message, code=exc.code, extra=extra) from None
         return cls(trace=trace, tokens=tokens, cost_usd=cost, claimed_elapsed_seconds=claimed)
 
 

@@ -85,7 +85,7 @@ def test_every_error_example_follows_the_error_contract(client):
 @pytest.mark.django_db
 def test_docs_landing_writes_out_the_workflow_and_versions(client):
     schema = _schema(client)
-    assert schema["info"]["version"] == "1.1.0"
+    assert schema["info"]["version"] == "1.2.0"
     text = schema["info"]["description"]
     steps = ["**List bouts**", "**Start an attempt**", "**Fetch the workspace**", "**Submit**", "**Poll**"]
     positions = [text.index(step) for step in steps]

@@ -50,3 +50,18 @@ def test_personalise_adds_an_own_comment_and_keeps_the_patch_well_formed():
         new_count = int(header.split("+")[1].split(" ")[0].split(",")[1])
         body = [line for line in patch.splitlines()[patch.splitlines().index(header) + 1:]]
         assert new_count == sum(1 for line in body if not line.startswith("-"))
+
+
+def test_traces_are_in_the_api_format_and_tell_the_kinds_apart():
+    from detection.trace import trace_debugging_findings, trace_parse
+
+    patch = "--- a/src/app.py\n+++ b/src/app.py\n@@ -1 +1 @@\n-a\n+b\n"
+    assert policies.patch_paths(patch) == ["src/app.py"]
+    rng = random.Random(3)
+    memorised = trace_debugging_findings(trace_parse(policies.trace("memoriser", paths=["src/app.py"], rng=rng)))
+    assert memorised.no_test and memorised.edit_before_read and memorised.straight_line
+    honest = [policies.trace("honest", paths=["src/app.py"], rng=rng) for _ in range(20)]
+    assert None in honest  # some honest agents report nothing
+    for steps in filter(None, honest):
+        findings = trace_debugging_findings(trace_parse(steps))
+        assert not (findings.no_test or findings.edit_before_read or findings.straight_line)

@@ -11,4 +11,4 @@ from gauntlet_client.credentials import CredentialsError, CredentialStore
 
 __all__ = ["ApiError", "CredentialStore", "CredentialsError", "GauntletClient", "Started", "Submitted",
            "TransportError"]
-__version__ = "1.1.0"
+__version__ = "1.2.0"

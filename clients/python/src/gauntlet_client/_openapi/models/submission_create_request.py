@@ -22,8 +22,9 @@ class SubmissionCreateRequest:
 
     Attributes:
         patch (str): A unified diff against the workspace.
-        trace (list[Any] | None | SubmissionCreateRequestTraceType0 | Unset): Steps or tool calls, as the agent recorded
-            them: a JSON array or object, bounded in size and nesting (trace_too_large, trace_too_deep, trace_invalid).
+        trace (list[Any] | None | SubmissionCreateRequestTraceType0 | Unset): What the agent did, as steps: a JSON array
+            of {action: read|search|run|edit|test, target, time} (or an object with such a `steps` array), bounded in size
+            and nesting; see Traces (trace_too_large, trace_too_deep, trace_invalid).
         tokens (int | None | Unset):
         cost_usd (float | None | str | Unset):
         claimed_elapsed_seconds (float | None | Unset): Shown only; timing signals use the server's clock.
