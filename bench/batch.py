@@ -104,6 +104,8 @@ def _populate(bout, agents: int, rng: random.Random) -> dict[str, int]:
                 patch = rng.choice(options[patch_kind])
                 if patch_kind == "ring":
                     patch = policies.vary(patch, ring_member)
+                elif kind in ("honest", "retry_gamer") and patch_kind in ("gold", "alternative"):
+                    patch = policies.personalise(patch, rng)
                 solved = patch_kind in ("gold", "alternative", "ring") and solves
                 Submission.objects.create(
                     handle=f"s{index:03d}{challenge.position:02d}{number}", attempt=attempt, agent=agent,

@@ -20,6 +20,10 @@ _BANDS = [
 
 declare(
     Setting("detection.batch.on_close", True, "Run the post-bout batch when a bout closes.", group="detection"),
+    Setting("detection.batch.stale_minutes", 15, "A batch run queued or running longer than this is queued again "
+            "(its task was lost).", validate=positive_int, group="detection"),
+    Setting("detection.batch.max_tries", 3, "Times a batch run is started before it stays failed for staff.",
+            validate=positive_int, group="detection"),
     Setting("detection.batch.pairs_shown", 5, "Most similar pairs of a challenge kept with their normal-form diff.",
             validate=positive_int, group="detection"),
     # Convergence (strategy 4): bands, tier adjustment, investigate line.
@@ -123,7 +127,9 @@ def convergence_params() -> ConvergenceParams:
 
 def copy_params() -> CopyParams:
     c = config_values("detection.convergence.")
-    return CopyParams(distance=c["copy_distance"], min_challenges=c["copy_min_challenges"], alpha=c["copy_alpha"])
+    measure = "verbatim" if c["copy_measure"] == "verbatim" else "distance"
+    return CopyParams(distance=c["copy_distance"], min_challenges=c["copy_min_challenges"], alpha=c["copy_alpha"],
+                      measure=measure)
 
 
 def anomaly_params() -> AnomalyParams:

@@ -60,6 +60,9 @@ declare(
             "The automatic flag also applies while the tier's median is still the spec's prior (off: capable agents "
             "solve far faster than the human-minute prior, so only a measured median flags by itself).",
             validate=boolean, group=G),
+    Setting("detection.solve_time.agent_audit_solves", 3,
+            "Solves in one bout, all under their tier's median, that call for an agent-level audit (spec: "
+            "consistent sub-median times across challenges).", validate=positive_int, group=G),
     *[Setting(f"detection.solve_time.prior_minutes_tier{tier}", minutes,
               f"Prior median solve time of tier {tier}, in minutes, used until enough solves are measured.",
               validate=positive_minutes, group=G)

@@ -36,6 +36,8 @@ def schedules():
          "schedule_type": Schedule.HOURLY, "repeats": -1},
         {"name": "detection.sweep", "func": "detection.tasks.sweep_detection",
          "schedule_type": Schedule.MINUTES, "minutes": 5, "repeats": -1},
+        {"name": "detection.batch_sweep", "func": "detection.tasks_batch.batch_sweep_task",
+         "schedule_type": Schedule.MINUTES, "minutes": 5, "repeats": -1},
         {"name": "detection.template_trends", "func": "detection.tasks_batch.template_trends_task",
          "schedule_type": Schedule.MONTHLY, "repeats": -1},
         # Case deadlines are hours (an L3 has 4): checking every 5 minutes keeps breaches prompt.

@@ -14,3 +14,9 @@ def template_trends_task() -> dict:
     from detection.services.trends import template_trends_update
 
     return template_trends_update()
+
+
+def batch_sweep_task() -> dict:
+    from detection.services.batch import batch_runs_recover
+
+    return batch_runs_recover()

@@ -25,6 +25,9 @@ class CopyParams:
     distance: float = 0.05
     min_challenges: int = 2
     alpha: float = 0.01
+    # How closeness was decided, for the reason: "distance" (below ``distance``) or
+    # "verbatim" (the caller passes distance 0 for the same added text, 1 otherwise).
+    measure: str = "distance"
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.distance <= 1.0:
@@ -101,7 +104,9 @@ def copy_pairs(pairs: Iterable[PairRecord], params: CopyParams = CopyParams()) -
         used = {c: chances[c] for c in shared}
         p_value = poisson_binomial_tail(used.values(), len(close))
         is_copy = p_value < params.alpha
-        reason = (f"agents {agents[0]} and {agents[1]} are closer than {params.distance:g} on {len(close)} of the "
+        how = ("wrote the same added text" if params.measure == "verbatim"
+               else f"are closer than {params.distance:g}")
+        reason = (f"agents {agents[0]} and {agents[1]} {how} on {len(close)} of the "
                   f"{len(shared)} challenges both solved, where "
                   + ", ".join(f"{c}: {used[c]:.0%}" for c in shared)
                   + f" of solver pairs are; chance of that for independent solvers p = {p_value:.3g}"

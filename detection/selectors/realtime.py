@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import statistics
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +29,20 @@ def tier_solve_seconds(*, tier: int, exclude_agent_id: int | None = None) -> tup
     if exclude_agent_id is not None:
         rows = rows.exclude(entry__agent_id=exclude_agent_id)
     return tuple(rows.order_by("-id").values_list("solve_seconds", flat=True)[:MEASURED_LIMIT])
+
+
+def agent_bout_solves(*, submission: Submission, needed: int) -> tuple[tuple[float, float | None], ...]:
+    """The agent's other counted solves in the submission's bout, each with its tier's
+    measured median (None while the tier has fewer than ``needed`` measured solves)."""
+    rows = list(Score.objects.filter(entry__agent_id=submission.agent_id,
+                                     entry__bout_id=submission.attempt.challenge.bout_id,
+                                     state__in=[Score.State.PROVISIONAL, Score.State.FINAL])
+                .exclude(submission=submission).values_list("solve_seconds", "challenge__instance__tier"))
+    medians: dict[int, float | None] = {}
+    for tier in {tier for _, tier in rows}:
+        measured = tier_solve_seconds(tier=tier, exclude_agent_id=submission.agent_id)
+        medians[tier] = statistics.median(measured) if len(measured) >= needed else None
+    return tuple((seconds, medians[tier]) for seconds, tier in rows)
 
 
 def submissions_missing_detection(*, limit: int) -> QuerySet[Submission]:

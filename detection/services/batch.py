@@ -34,7 +34,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
 from challenges.services.workspaces import WorkspaceError, workspace_tree
@@ -78,7 +78,7 @@ def batch_run_request(*, bout: Bout, trigger: str, by: AbstractBaseUser | None =
                                       requested_by=by if getattr(by, "is_authenticated", False) else None)
     audit_event_record(verb="detection.batch_requested", target=run, actor=by,
                        after={"bout": bout.handle, "trigger": trigger}, reason=f"post-bout batch ({trigger})")
-    enqueue_on_commit(TASK, run.pk, task_name=f"detection-batch-{run.pk}", group="detection-batch")
+    enqueue_on_commit(TASK, run.pk, group="detection-batch", recovered_by="the batch sweep")
     return run
 
 
@@ -90,6 +90,24 @@ def batch_run_now(*, bout: Bout, by: AbstractBaseUser | None = None,
     audit_event_record(verb="detection.batch_requested", target=run, actor=by,
                        after={"bout": bout.handle, "trigger": trigger}, reason=f"post-bout batch ({trigger}), run now")
     return batch_run_execute(run_id=run.pk)
+
+
+def batch_runs_recover(*, now=None) -> dict[str, list[int]]:
+    """Queue again the runs whose task was lost or failed: queued (or running) for longer
+    than ``detection.batch.stale_minutes``, or failed with tries left. A run that failed
+    ``detection.batch.max_tries`` times stays failed, its error shown to staff."""
+    now = now or timezone.now()
+    stale = now - timedelta(minutes=config_value("detection.batch.stale_minutes"))
+    max_tries = config_value("detection.batch.max_tries")
+    requeued = []
+    candidates = BatchRun.objects.filter(
+        Q(state=BatchRun.State.QUEUED, created_at__lt=stale)
+        | Q(state=BatchRun.State.RUNNING, started_at__lt=stale)
+        | Q(state=BatchRun.State.FAILED)).filter(tries__lt=max_tries).order_by("pk")
+    for run in candidates:
+        enqueue_on_commit(TASK, run.pk, group="detection-batch", recovered_by="the batch sweep")
+        requeued.append(run.pk)
+    return {"requeued": requeued}
 
 
 def batch_on_bout_closed(*, bout: Bout) -> BatchRun | None:

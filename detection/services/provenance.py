@@ -23,7 +23,6 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Max
 
 from core.crypto import SealError
 from core.errors import ValidationFailed
@@ -176,8 +175,11 @@ _CACHE: dict[str, Any] = {}
 def provenance_index() -> ProvenanceIndex:
     """The index over every source row, rebuilt when rows or parameters changed."""
     params = provenance_params()
-    state = ProvenanceSource.objects.aggregate(last=Max("id"))
-    key = (ProvenanceSource.objects.count(), state["last"], params)
+    # Every row's id and digest: a re-import that replaced a text rebuilds the index too.
+    digest = hashlib.sha256()
+    for pk, sha in ProvenanceSource.objects.order_by("id").values_list("id", "sha256").iterator(chunk_size=2000):
+        digest.update(f"{pk}:{sha};".encode())
+    key = (digest.hexdigest(), params)
     if _CACHE.get("key") != key:
         index = ProvenanceIndex(params)
         for label, name, language, text in ProvenanceSource.objects.order_by("id").values_list(

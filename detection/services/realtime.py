@@ -22,12 +22,17 @@ from django.utils import timezone
 
 from challenges.services.workspaces import instance_secrets, workspace_tree
 from competition.models import Submission
-from core.config import config_values
+from core.config import config_value, config_values
 from detection.analysis import read_workspace
 from detection.canaries import canary_touches
 from detection.composite import composite_score
 from detection.models import CanaryInteraction, CompositeScore, SubmissionSignal
-from detection.selectors import submissions_missing_detection, submissions_on_prior, tier_solve_seconds
+from detection.selectors import (
+    agent_bout_solves,
+    submissions_missing_detection,
+    submissions_on_prior,
+    tier_solve_seconds,
+)
 from detection.services.library import canonical_library
 from detection.services.response import respond_to_composite
 from detection.signals import Canary, SignalResult, SubmissionFacts, TierSolveTimes, signals
@@ -76,6 +81,8 @@ def submission_facts(submission: Submission) -> SubmissionFacts:
         tier_solve_times=TierSolveTimes(instance.tier, tier_solve_seconds(tier=instance.tier,
                                                                           exclude_agent_id=submission.agent_id)),
         trace=submission.trace, gold_patch=secrets.get("gold_patch"), canaries=canaries,
+        agent_solves=agent_bout_solves(submission=submission, needed=config_value("detection.solve_time.min_samples"))
+        if submission.result == Submission.Result.SOLVED else (),
         workspace=workspace, library=canonical_library(),
     )
 

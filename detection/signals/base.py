@@ -64,6 +64,8 @@ class SubmissionFacts:
     solve_seconds: float  # server clock: attempt start to submission receipt
     tier_solve_times: TierSolveTimes
     trace: Any = None
+    # The agent's other solves in this bout: (solve seconds, the tier's measured median or None).
+    agent_solves: tuple[tuple[float, float | None], ...] = ()
     gold_patch: str | None = None
     canaries: tuple[Canary, ...] = ()
     workspace: dict[str, str] = field(default_factory=dict, repr=False)

@@ -48,6 +48,14 @@ class SolveTime(Signal):
             "flag_below": flag_below, "investigate_below": investigate_below, "tier": facts.tier,
         }
         said = f"Solved in {facts.solve_seconds:.1f} s, {ratio:.0%} of {basis} ({median:.1f} s)"
+        judged = [(seconds, m) for seconds, m in facts.agent_solves if m]
+        below = sum(1 for seconds, m in judged if seconds < m) + (1 if ratio < 1 else 0)
+        evidence["agent_solves_judged"], evidence["agent_sub_median"] = len(judged) + 1, below
+        audit_from = settings["solve_time.agent_audit_solves"]
+        if len(judged) + 1 >= audit_from and below == len(judged) + 1:
+            evidence["agent_audit"] = True
+            said += (f"; every one of the agent's {below} solves in this bout is under its tier's median "
+                     "(consistently sub-median: agent-level audit)")
         if ratio < investigate_below:
             trigger = "flag" if settings["solve_time.flag_on_investigate"] and (
                 source == "measured" or settings["solve_time.flag_on_prior"]) else "none"

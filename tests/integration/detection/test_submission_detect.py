@@ -136,3 +136,14 @@ def test_the_sweep_scores_prior_judged_solves_again_once_the_tier_is_measured(ch
     assert solve_time.evidence["basis"] == "measured" and solve_time.value == 0.0
     assert CompositeScore.objects.get(submission=early).action == CompositeScore.Action.NONE
     assert detection_sweep()["recalibrated"] == 0
+
+
+def test_a_flag_after_the_bout_closed_puts_a_final_score_back_under_review(challenge):
+    _honest_field(challenge)
+    submission = judged(challenge, patch=f.GOLD_PATCH, seconds=4, trace=[{"action": "edit", "target": "x.py"}])
+    score = Score.objects.get(submission=submission)
+    Score.objects.filter(pk=score.pk).update(state=Score.State.FINAL)
+    assert submission_detect(submission_id=submission.pk).action == CompositeScore.Action.FLAG
+    score.refresh_from_db()
+    assert score.state == Score.State.UNDER_REVIEW
+    assert "flagged for post-bout review" in ScoreEvent.objects.filter(score=score).latest("id").reason

@@ -281,3 +281,31 @@ def test_detect_bout_command_prints_json(capsys):
     with pytest.raises(Exception, match="No bout"):
         call_command("detect_bout", "nope")
     assert Bout.objects.count() == before
+
+
+def test_the_sweep_requeues_lost_and_failed_runs_within_their_tries(django_capture_on_commit_callbacks):
+    from detection.services.batch import batch_runs_recover
+
+    now = timezone.now()
+    lost = BatchRun.objects.create(bout=factories.bout(tiers=(1,)), trigger=BatchRun.Trigger.STAFF)
+    fresh = BatchRun.objects.create(bout=factories.bout(tiers=(1,)), trigger=BatchRun.Trigger.STAFF)
+    failed = BatchRun.objects.create(bout=factories.bout(tiers=(1,)), trigger=BatchRun.Trigger.STAFF,
+                                     state=BatchRun.State.FAILED, tries=1, error="OperationalError: locked")
+    spent = BatchRun.objects.create(bout=factories.bout(tiers=(1,)), trigger=BatchRun.Trigger.STAFF,
+                                    state=BatchRun.State.FAILED, tries=3, error="still broken")
+    BatchRun.objects.filter(pk=lost.pk).update(created_at=now - timedelta(hours=1))
+    before = OrmQ.objects.count()
+    with django_capture_on_commit_callbacks(execute=True):
+        result = batch_runs_recover(now=now)
+    assert result["requeued"] == [lost.pk, failed.pk]
+    assert OrmQ.objects.count() == before + 2
+    assert {fresh.pk, spent.pk}.isdisjoint(result["requeued"])
+
+
+def test_staff_can_turn_the_batch_on_close_off(django_capture_on_commit_callbacks):
+    config_set(key="detection.batch.on_close", value=False, by=None, reason="batch run by hand this season")
+    bout = factories.bout(tiers=(1,))
+    before = OrmQ.objects.count()
+    with django_capture_on_commit_callbacks(execute=True):
+        bout_transition(bout=bout, action="close", by=None, reason="time is up")
+    assert not BatchRun.objects.filter(bout=bout).exists() and OrmQ.objects.count() == before

@@ -105,3 +105,15 @@ def test_web_search_is_off_by_default_and_asks_only_the_configured_backend():
     assert _RecordingBackend.calls == [("x = 1", "python")]
     config_set(key="detection.provenance.web_backend", value="nobody", by=None, reason="test")
     assert "no web-search backend" in provenance_lookup(patch=patch, language="python")["web"]["error"]
+
+
+def test_a_reimported_text_rebuilds_the_index(tmp_path):
+    module = tmp_path / "wrap.py"
+    source = "".join(inspect.getsourcelines(textwrap.TextWrapper._wrap_chunks)[0])
+    module.write_text(textwrap.dedent(source))
+    provenance_import(path=tmp_path, label="local", by=None)
+    patch = _as_patch("app/w.py", textwrap.dedent(source))
+    assert provenance_lookup(patch=patch, language="python")["matches"][0]["source"] == "local:wrap.py"
+    module.write_text("def unrelated():\n    return 1\n")
+    assert provenance_import(path=tmp_path, label="local", by=None).added == 1
+    assert provenance_lookup(patch=patch, language="python")["matches"] == []

@@ -107,3 +107,13 @@ def test_composite_weights_thresholds_triggers_and_unknowns():
     assert clean.action == "none"
     assert composite_score({"d": SignalResult(None, {}, "?")}, weights, quarantine=0.7, flag=0.4,
                            log=0.2).value is None
+
+
+def test_consistently_sub_median_solves_call_for_an_agent_audit():
+    measured = TierSolveTimes(2, tuple(float(s) for s in range(40, 80)))
+    consistent = facts(solve_seconds=30.0, tier_solve_times=measured, agent_solves=((20.0, 60.0), (50.0, 90.0)))
+    result = get_signal("solve_time").evaluate(consistent, SETTINGS)
+    assert result.evidence["agent_audit"] is True and "agent-level audit" in result.reason
+    assert result.evidence["agent_sub_median"] == 3 and result.value == 0.0
+    mixed = facts(solve_seconds=30.0, tier_solve_times=measured, agent_solves=((20.0, 60.0), (95.0, 90.0)))
+    assert "agent_audit" not in get_signal("solve_time").evaluate(mixed, SETTINGS).evidence
