@@ -13,6 +13,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
+from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -25,7 +26,7 @@ from competition.models import Submission
 from core.dashboard import Panel, register_panel
 from core.errors import ApplicationError
 from detection.models import CaseChecklistItem, ContaminationCase
-from detection.selectors.cases import case_inbox
+from detection.selectors.cases import case_inbox, template_case_history
 from detection.services import cases as svc
 
 Case = ContaminationCase
@@ -148,7 +149,8 @@ class ContaminationCaseAdmin(admin.ModelAdmin):
     list_filter = ("state", "level", "outcome", "source", ("assignee", admin.RelatedOnlyFieldListFilter))
     search_fields = ("title", "template__slug", "agents__name", "submissions__handle")
     list_select_related = ("template", "assignee")
-    ordering = ("state", "deadline_at", "-opened_at")
+    # Open cases first, the nearest deadline on top (cases without one after them) on every database.
+    ordering = ("state", F("deadline_at").asc(nulls_last=True), "-opened_at")
 
     @admin.display(description="Case", ordering="pk")
     def reference_link(self, obj):
@@ -231,6 +233,7 @@ class ContaminationCaseAdmin(admin.ModelAdmin):
             "held": case.held_scores.select_related("score__entry__agent", "score__challenge"),
             "replacements": case.replacement_instances.all(),
             "halted": case.halted_bouts.all(),
+            "history": template_case_history(case)[:20],
             "steps": [{"name": s, "form": forms_by_step[s],
                        "url": reverse("admin:detection_contaminationcase_step", args=[case.pk, s])} for s in offered],
             "overdue": case.state == Case.State.OPEN and case.deadline_at is not None

@@ -1,18 +1,7 @@
-"""Reads for contamination detection, split by sub-domain; the real-time reads are re-exported."""
+"""Reads for contamination detection, split by sub-domain.
 
-from detection.selectors.realtime import (
-    BY,
-    MEASURED_LIMIT,
-    SUSPECT_ACTIONS,
-    TriggerRate,
-    canary_trigger_rates,
-    submission_detection,
-    submissions_missing_detection,
-    submissions_on_prior,
-    tier_solve_seconds,
-)
+The real-time reads (``detection.selectors.realtime``) are re-exported whole, so callers
+keep importing them from ``detection.selectors``; case reads live in ``.cases``.
+"""
 
-__all__ = [
-    "BY", "MEASURED_LIMIT", "SUSPECT_ACTIONS", "TriggerRate", "canary_trigger_rates", "submission_detection",
-    "submissions_missing_detection", "submissions_on_prior", "tier_solve_seconds",
-]
+from detection.selectors.realtime import *  # noqa: F403

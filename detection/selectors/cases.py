@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Avg, Count, QuerySet
+from django.db.models import Avg, Count, F, QuerySet
 from django.utils import timezone
 
 from detection.models import ContaminationCase, TemplateWatch
@@ -16,7 +16,7 @@ Case = ContaminationCase
 def case_list(*, open_only: bool = False) -> QuerySet[Case]:
     """Cases, open ones first by deadline (none last), then the newest."""
     rows = Case.objects.select_related("template", "instance", "bout", "assignee").order_by(
-        "state", "deadline_at", "-opened_at")
+        "state", F("deadline_at").asc(nulls_last=True), "-opened_at")
     if open_only:
         rows = rows.filter(state=Case.State.OPEN)
     return rows
@@ -81,3 +81,11 @@ def templates_watched(*, now: datetime | None = None) -> QuerySet[TemplateWatch]
     """Templates under raised monitoring (an inconclusive review) right now."""
     now = now or timezone.now()
     return TemplateWatch.objects.filter(starts_at__lte=now, ends_at__gt=now).select_related("template")
+
+
+def template_case_history(case: Case) -> QuerySet[Case]:
+    """Earlier cases on the same template (the L2 checklist asks: flagged before?)."""
+    if case.template_id is None:
+        return Case.objects.none()
+    return (Case.objects.filter(template_id=case.template_id, opened_at__lt=case.opened_at)
+            .exclude(pk=case.pk).order_by("-opened_at"))

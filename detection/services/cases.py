@@ -309,7 +309,10 @@ def _apply_level(case: Case, level: int, *, by, actor_label: str, reason: str) -
                                        actor_label=actor_label)
     elif level == L.QUARANTINE:
         instance = case.instance
-        if instance is not None and instance.state != ChallengeInstance.State.QUARANTINED:
+        # A released (or not yet released) instance is quarantined; a retired or rejected one
+        # stays as it is, its scores still go under review.
+        if instance is not None and instance.state in (ChallengeInstance.State.RELEASED,
+                                                       ChallengeInstance.State.GENERATED):
             from challenges.services.instances import instance_set_state
 
             instance_set_state(instance=instance, state=ChallengeInstance.State.QUARANTINED, by=by,

@@ -58,11 +58,11 @@ class Agent:
     def start(self, challenge: str):
         return http_json(f"{self.base}/challenges/{challenge}/attempts", headers=self.auth, method="POST")
 
-    def solve(self, challenge: str, patch: str, key: str) -> dict:
+    def solve(self, challenge: str, patch: str, key: str, **extra) -> dict:
         status, _, attempt = self.start(challenge)
         assert status in (200, 201), attempt
         status, _, body = http_json(attempt["submissions_url"], headers={**self.auth, "Idempotency-Key": key},
-                                    method="POST", body={"patch": patch})
+                                    method="POST", body={"patch": patch, **extra})
         assert status == 202, body
 
         def done():
@@ -116,16 +116,16 @@ def test_detection_opens_an_l2_a_false_positive_restores_and_an_l1_stays_a_flag(
     bout = live_bout(investigated, flagged)
     first, second = bout.challenges.order_by("position")
     agent = Agent(live_server, agent_with_key.raw_key)
-    # A solve within seconds is under 10 % of the tier's median: the solve-time signal fires
-    # and demands a flag, so the cluster's detection opens an L2 by itself.
-    one = agent.solve(first.handle, f.GOLD_PATCH, "one")
+    # A solve within seconds, straight to the edit: the solve-time (0.30) and skips-debugging
+    # (0.15) signals make a composite of 0.45, and the cluster's detection opens an L2 by itself.
+    straight = [{"action": "edit", "target": "rooms/ledger.py", "time": 1}]
+    one = agent.solve(first.handle, f.GOLD_PATCH, "one", trace=straight)
     review = wait_for(lambda: ContaminationCase.objects.filter(instance=investigated).first(), timeout=30,
                       what="detection to open a case")
     assert (review.level, review.source, review.opened_label) == (L.INVESTIGATE, "signal", "contamination detection")
     assert list(review.submissions.values_list("handle", flat=True)) == [one["id"]]
-    assert "solve_time" in set(review.signals.values_list("kind", flat=True))
-    # Without the demand the same composite (0.30) is only logged: an L1 flag.
-    config_set(key="detection.solve_time.flag_on_investigate", value=False, by=None, reason="log only")
+    assert {"solve_time", "skips_debugging"} <= set(review.signals.values_list("kind", flat=True))
+    # Without a trace only the solve time is known: a composite of 0.30 is logged, an L1 flag.
     two = agent.solve(second.handle, f.GOLD_PATCH, "two")
     flag = wait_for(lambda: ContaminationCase.objects.filter(instance=flagged).first(), timeout=30,
                     what="detection to open the flag")

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from django.db.models import Count
 
+from challenges.models import ChallengeInstance
 from competition.models import Score, ScoreEvent, Submission
 from core.models import AuditEvent
 from core.services import config_set
-from detection.models import CanaryInteraction, CompositeScore, SubmissionSignal
+from detection.models import CanaryInteraction, CompositeScore, ContaminationCase, SubmissionSignal
 from detection.services import detection_sweep, submission_detect
-from detection.services.response import FLAGGED_VERB, HALTED_VERB, QUARANTINED_VERB
 from tests import factories
 from tests import instance_factory as f
 
@@ -45,7 +45,11 @@ def test_a_canary_fix_is_flagged_and_logged_with_its_excerpt(challenge):
     assert (row.canary_id, row.modified, row.otherwise_fixed) == ("booking-loop", True, False)
     assert row.agent_id == submission.agent_id and row.instance_id == challenge.instance_id
     assert "+            if overlaps(start, end, other_start, other_end) or start == other_start:" in row.excerpt
-    assert AuditEvent.objects.filter(verb=FLAGGED_VERB, target_id=str(submission.pk)).count() == 1
+    # The flag opens an L2 case on the instance, the findings linked to it.
+    case = ContaminationCase.objects.get(instance=challenge.instance)
+    assert (case.level, case.opened_label) == (ContaminationCase.Level.INVESTIGATE, "contamination detection")
+    assert list(case.submissions.all()) == [submission]
+    assert set(case.signals.values_list("kind", flat=True)) == {"canary_modified"}
 
 
 def test_an_honest_solve_is_clean_and_its_canary_row_says_untouched(challenge):
@@ -73,8 +77,10 @@ def test_a_memorised_solve_is_flagged_and_its_score_held_provisional(challenge):
     assert composite.value == pytest.approx(0.45) and composite.action == CompositeScore.Action.FLAG
     assert "solve_time demands flag" in composite.reason
     assert Score.objects.get(submission=submission).state == Score.State.PROVISIONAL
-    event = AuditEvent.objects.get(verb=FLAGGED_VERB, target_id=str(submission.pk))
-    assert event.after["score"] == "score kept provisional for post-bout review"
+    case = ContaminationCase.objects.get(instance=challenge.instance)
+    assert case.level == ContaminationCase.Level.INVESTIGATE
+    # Held provisional for the review: closing the bout will not finalise it.
+    assert list(case.held_scores.filter(holding=True).values_list("score__submission", flat=True)) == [submission.pk]
     # A flagged solve no longer counts towards the tier's measured distribution.
     from detection.selectors import tier_solve_seconds
 
@@ -98,14 +104,19 @@ def test_quarantine_halts_scoring_of_the_challenge(challenge):
     assert submission_detect(submission_id=culprit.pk).action == CompositeScore.Action.QUARANTINE
     assert Score.objects.get(submission=earlier).state == Score.State.UNDER_REVIEW
     event = ScoreEvent.objects.filter(score__submission=earlier).latest("id")
-    assert event.actor_label == "contamination detection" and "quarantined, scoring halted" in event.reason
-    assert AuditEvent.objects.filter(verb=QUARANTINED_VERB, target_id=str(challenge.pk)).count() == 1
-    # A later solve of the quarantined challenge does not count either.
+    # Competitors read a neutral reason; the signals stay on the case.
+    assert event.actor_label == "contamination detection" and event.reason == "under integrity review"
+    case = ContaminationCase.objects.get(instance=challenge.instance)
+    assert case.level == ContaminationCase.Level.QUARANTINE
+    challenge.instance.refresh_from_db()
+    assert challenge.instance.state == ChallengeInstance.State.QUARANTINED
+    assert AuditEvent.objects.filter(verb="instance.quarantined", target_id=str(challenge.instance_id)).count() == 1
+    # A later solve of the quarantined challenge does not count either: recorded under review at once.
     later = judged(challenge, patch=f.GOLD_PATCH, seconds=1600, trace=CAREFUL)
-    assert Score.objects.get(submission=later).state == Score.State.PROVISIONAL
+    assert Score.objects.get(submission=later).state == Score.State.UNDER_REVIEW
     submission_detect(submission_id=later.pk)
     assert Score.objects.get(submission=later).state == Score.State.UNDER_REVIEW
-    assert AuditEvent.objects.filter(verb=HALTED_VERB, target_id=str(later.pk)).exists()
+    assert ScoreEvent.objects.get(score__submission=later).reason == "solved by the hidden oracle; under integrity review"
 
 
 def test_errors_are_not_detected_and_the_sweep_scores_what_was_missed(challenge):
@@ -146,4 +157,7 @@ def test_a_flag_after_the_bout_closed_puts_a_final_score_back_under_review(chall
     assert submission_detect(submission_id=submission.pk).action == CompositeScore.Action.FLAG
     score.refresh_from_db()
     assert score.state == Score.State.UNDER_REVIEW
-    assert "flagged for post-bout review" in ScoreEvent.objects.filter(score=score).latest("id").reason
+    # The L2 case holds it; the competitor reads the neutral reason, not the signals.
+    assert ScoreEvent.objects.filter(score=score).latest("id").reason == "under integrity review"
+    case = ContaminationCase.objects.get(instance=challenge.instance)
+    assert case.level == ContaminationCase.Level.INVESTIGATE and case.held_scores.get().score == score

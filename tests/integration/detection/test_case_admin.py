@@ -57,6 +57,18 @@ def test_an_analyst_works_an_l2_from_its_page(world, analyst):
     assert "False positive" in page and "lower the solve-time weight" in page and 'id="step-review"' not in page
 
 
+def test_the_page_answers_whether_the_template_was_flagged_before(world, analyst):
+    earlier = open_l2(world)
+    svc.case_escalate(case=earlier, to_level=L.QUARANTINE, by=analyst, reason="confirmed")
+    later = svc.case_open(level=L.FLAG, source="staff", title="Again", reason="again", instance=world.instance,
+                          by=analyst)
+    page = logged_in(analyst).get(f"/admin/detection/contaminationcase/{later.pk}/change/").content.decode()
+    history = page[page.index('id="case-template-history"'):]
+    assert earlier.reference in history and "L3 Quarantine" in history
+    first = logged_in(analyst).get(f"/admin/detection/contaminationcase/{earlier.pk}/change/").content.decode()
+    assert "this template has not been flagged before" in first
+
+
 def test_a_refused_step_says_why_and_changes_nothing(world, analyst, viewer):
     case = open_l2(world)
     events = AuditEvent.objects.count()

@@ -449,3 +449,23 @@ def test_signals_open_one_case_per_instance_and_escalate_it(world):
     (quarantined,) = svc.case_open_from_signals(signals=[fast], composite=0.75, reason="composite 0.75")
     assert quarantined.pk == case.pk and quarantined.level == L.QUARANTINE
     assert ContaminationCase.objects.count() == 1
+
+
+def test_metrics_and_inbox_order(world, analyst):
+    from detection.selectors.cases import case_inbox, case_list, case_metrics, templates_watched
+
+    flag = open_from_signal(world, L.FLAG, composite=0.3)
+    review = open_from_signal(world, L.INVESTIGATE)
+    other = f.bout(tiers=(2,)).challenges.get().instance
+    quarantine = svc.case_open(level=L.QUARANTINE, source="staff", title="t", reason="r", instance=other, by=analyst)
+    assert [row["case"].pk for row in case_inbox()] == [quarantine.pk, review.pk, flag.pk]
+    assert [c.pk for c in case_list(open_only=True)] == [quarantine.pk, review.pk, flag.pk]
+    svc.case_flag_close(case=flag, by=analyst, reason="noted")
+    record_all(review, analyst)
+    svc.case_review_decide(case=review, outcome="inconclusive", by=analyst, reason="unclear")
+    metrics = case_metrics()
+    assert (metrics["cases"], metrics["open"]) == (3, 1)
+    assert metrics["by_level"] == {"1": 1, "2": 1, "3": 1}
+    assert metrics["by_outcome"] == {"open": 1, "inconclusive": 1, "noted": 1}
+    assert metrics["mean_time_to_detect_seconds"] > 0 and metrics["mean_time_to_resolve_seconds"] >= 0
+    assert [w.template_id for w in templates_watched()] == [world.template.pk]
