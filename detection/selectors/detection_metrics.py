@@ -5,9 +5,10 @@ memoriser, canary-fixer and copy-ring kinds are planted contamination, honest ag
 clean, retry gamers are neither (they game the metric, they do not recall answers). The
 unit is one simulated agent on one bout challenge with at least one evaluated submission
 received in the period; it is **detected** when any of those submissions got a composite
-action of flag or quarantine, a post-bout (batch) signal at or above the flag band
-(``detection.threshold.flag``), or was taken into a contamination case. Per signal, a
-signal "fires" on a unit when its value reaches that same band.
+action of flag or quarantine (real-time or raised by the post-bout batch) or was taken into
+a contamination case of Level 2 or above: the platform's own decisions, not a raw signal
+(a convergence score alone names a challenge, not its solvers). Per signal, a signal
+"fires" on a unit when its value reaches the flag band (``detection.threshold.flag``).
 """
 
 from __future__ import annotations
@@ -46,24 +47,21 @@ def planted_units(period: Period | None = None, *, run_id: int | None = None) ->
     ids = [pk for pk, _, _ in rows]
     flagged = set(CompositeScore.objects.filter(submission_id__in=ids, action__in=DETECTING_ACTIONS)
                   .values_list("submission_id", flat=True))
-    batch_min = signal_min = config_value("detection.threshold.flag")
+    signal_min = config_value("detection.threshold.flag")
     fired: dict[int, set[str]] = defaultdict(set)
-    batch_hit: set[int] = set()
-    for submission_id, kind, source, value in SubmissionSignal.objects.filter(
-            submission_id__in=ids, value__isnull=False).values_list("submission_id", "kind", "source", "value"):
-        if value >= signal_min:
-            fired[submission_id].add(kind)
-        if source == SubmissionSignal.Source.BATCH and value >= batch_min:
-            batch_hit.add(submission_id)
-    in_case = set(ContaminationCase.submissions.through.objects.filter(submission_id__in=ids)
-                  .values_list("submission_id", flat=True))
+    for submission_id, kind in SubmissionSignal.objects.filter(
+            submission_id__in=ids, value__gte=signal_min).values_list("submission_id", "kind"):
+        fired[submission_id].add(kind)
+    in_case = set(ContaminationCase.submissions.through.objects.filter(
+        submission_id__in=ids, contaminationcase__level__gte=ContaminationCase.Level.INVESTIGATE)
+        .values_list("submission_id", flat=True))
     units: dict[tuple[int, int], dict[str, Any]] = {}
     for pk, agent_id, challenge_id in rows:
         unit = units.setdefault((agent_id, challenge_id), {"kind": kinds[agent_id], "submissions": [],
                                                           "detected": False, "signals": set(),
                                                           "agent": agent_id, "challenge": challenge_id})
         unit["submissions"].append(pk)
-        unit["detected"] |= pk in flagged or pk in batch_hit or pk in in_case
+        unit["detected"] |= pk in flagged or pk in in_case
         unit["signals"] |= fired.get(pk, set())
     planted = [u for u in units.values() if u["kind"] in PLANTED_KINDS]
     clean = [u for u in units.values() if u["kind"] in CLEAN_KINDS]
@@ -99,8 +97,8 @@ class DetectionRate(Metric):
     key = "detection_rate"
     title = "Contamination detection rate"
     description = ("Share of planted contamination (simulated memorisers, canary fixers and copy rings, one unit per "
-                   "agent and challenge) that the detectors caught: a composite of flag or quarantine, a post-bout "
-                   "signal at or above its threshold, or a contamination case.")
+                   "agent and challenge) that the detectors caught: a composite of flag or quarantine, or a "
+                   "contamination case of Level 2 or above.")
     cadence = WEEKLY
     numerator_label = "planted cases detected"
     denominator_label = "planted cases"

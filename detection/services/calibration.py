@@ -79,14 +79,16 @@ def _open_template_reviews(missed: list[dict[str, Any]], *, by: AbstractBaseUser
 
 
 def calibration_run(*, populations: int, wait_seconds: float, seed: int | None = None, base_url: str | None = None,
-                    time_scale: float = 0.0, by: AbstractBaseUser | None = None) -> dict[str, Any]:
+                    time_scale: float = 0.02, by: AbstractBaseUser | None = None) -> dict[str, Any]:
     """Run the exercise end to end and return its figures (see the module docstring)."""
     from competition.services.bouts import bout_transition
     from detection.services.batch import batch_run_now
     from simulation.services import simulation_run
 
+    # No back-off: an agent refused for evaluations in flight moves on (its refused work is
+    # not a unit), rather than polling its verdicts into the API's rate limit.
     run = simulation_run(agents=POPULATION_SIZE * populations, base_url=base_url, time_scale=time_scale,
-                         wait_seconds=wait_seconds, seed=seed, backoff_seconds=wait_seconds)
+                         wait_seconds=wait_seconds, seed=seed, backoff_seconds=0)
     bout = run.bout
     bout_transition(bout=bout, action="close", by=by, reason="calibration exercise finished",
                     actor_label="calibration")

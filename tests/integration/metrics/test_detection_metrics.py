@@ -22,9 +22,11 @@ def scene():
     subs = {
         "mem": judged(bout, c1, agents["mem"], composite=0.45, action="flag",
                       signals={"canonical_match": ("realtime", 0.9)}),
-        "canary": judged(bout, c1, agents["canary"], composite=0.1, signals={"convergence": ("batch", 0.9)}),
+        "canary": judged(bout, c1, agents["canary"], composite=0.75, action="quarantine",
+                         signals={"canary_modified": ("realtime", 1.0)}),
         "ring": judged(bout, c2, agents["ring"], composite=0.05),
-        "honest-a": judged(bout, c1, agents["honest-a"], composite=0.1),
+        # A high convergence alone names the challenge, not its solvers: not a detection.
+        "honest-a": judged(bout, c1, agents["honest-a"], composite=0.1, signals={"convergence": ("batch", 0.9)}),
         "honest-b": judged(bout, c2, agents["honest-b"], composite=0.5, action="flag",
                            signals={"solve_time": ("realtime", 0.5)}),
         "gamer": judged(bout, c2, agents["gamer"], composite=0.9, action="quarantine"),
@@ -50,6 +52,8 @@ def test_detection_rate_and_false_positives_against_ground_truth(scene):
     by_signal = detected.details["by_signal"]
     assert by_signal["canonical_match"]["planted_hits"] == 1 and by_signal["canonical_match"]["clean_hits"] == 0
     assert by_signal["solve_time"]["false_positive_rate"] == 0.5
+    assert by_signal["convergence"] == {"detection_rate": 0.0, "planted_hits": 0, "false_positive_rate": 0.5,
+                                        "clean_hits": 1}
     fp = value("false_positive_rate", week)
     assert (fp.numerator, fp.denominator, fp.value) == (1, 2, 0.5)
     assert fp.trace["sources"][0]["ids"] == [subs["honest-b"].pk]
@@ -90,8 +94,8 @@ def test_canary_trigger_rate_counts_each_agent_and_canary_once(scene):
 
 def test_composite_score_distribution(scene):
     dist = value("contamination_score_distribution", period_of(MONTH, timezone.now()))
-    assert (dist.numerator, dist.denominator) == (3, 6)
-    assert dist.details["histogram"] == [3, 0, 2, 1]
+    assert (dist.numerator, dist.denominator) == (4, 6)
+    assert dist.details["histogram"] == [2, 0, 2, 2]
     assert dist.state == MetricValue.State.WATCH  # informational: never an alert
 
 
