@@ -55,3 +55,13 @@ def case_replacement_generate(case_id: int, bout_id: int, contaminated_id: int, 
     from detection.services.cases import case_replacement_generate as generate
 
     return generate(case_id=case_id, bout_id=bout_id, contaminated_id=contaminated_id, scope=scope)
+
+
+def calibration_exercise(populations: int, wait_seconds: float, requested_by_id: int | None = None) -> dict:
+    from django.contrib.auth import get_user_model
+
+    from detection.services.calibration import calibration_run
+
+    by = get_user_model().objects.filter(pk=requested_by_id).first() if requested_by_id else None
+    result = calibration_run(populations=populations, wait_seconds=wait_seconds, by=by)
+    return {k: result[k] for k in ("bout", "overall", "meets_targets", "template_reviews")}

@@ -88,6 +88,7 @@ class MetricValueAdmin(admin.ModelAdmin):
             path("dashboard/", self.admin_site.admin_view(self.dashboard_view), name="detection_dashboard"),
             path("recompute/", self.admin_site.admin_view(require_POST(self.recompute_view)),
                  name="detection_metrics_recompute"),
+            path("calibration/", self.admin_site.admin_view(self.calibration_view), name="detection_calibration"),
         ] + super().get_urls()
 
     def dashboard_view(self, request):
@@ -99,6 +100,28 @@ class MetricValueAdmin(admin.ModelAdmin):
             **integrity_dashboard(),
         })
 
+    def calibration_view(self, request):
+        """The red-team exercise: past runs (audit events) and a button that queues a new one."""
+        from core.models import AuditEvent
+        from detection.services.calibration import calibration_run_request
+
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        can_run = request.user.has_perm("detection.add_integrityreport")
+        form = CalibrationForm(request.POST or None)
+        if request.method == "POST":
+            if not can_run:
+                raise PermissionDenied
+            if form.is_valid():
+                calibration_run_request(populations=form.cleaned_data["populations"], by=request.user)
+                self.message_user(request, "Red-team exercise queued; its figures appear here when it finishes.",
+                                  messages.SUCCESS)
+                return redirect("admin:detection_calibration")
+        runs = AuditEvent.objects.filter(verb="calibration.run").order_by("-occurred_at")[:20]
+        return TemplateResponse(request, "admin/detection/calibration.html", {
+            **self.admin_site.each_context(request), "title": "Red-team exercise", "opts": self.opts,
+            "form": form, "can_run": can_run, "runs": runs})
+
     def recompute_view(self, request):
         if not request.user.has_perm("detection.add_integrityreport"):
             raise PermissionDenied
@@ -106,6 +129,11 @@ class MetricValueAdmin(admin.ModelAdmin):
         self.message_user(request, "Recomputed " + ", ".join(f"{k}: {' and '.join(v)}" for k, v in done.items()) + ".",
                           messages.SUCCESS)
         return redirect("admin:detection_dashboard")
+
+
+class CalibrationForm(forms.Form):
+    populations = forms.IntegerField(min_value=1, max_value=20, initial=1,
+                                     help_text="Populations of six simulated agents (planted kinds once each).")
 
 
 class GenerateReportForm(forms.Form):

@@ -15,7 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
 
+from core.queue import enqueue_on_commit
 from core.services import audit_event_record
 from detection.metrics import ratio
 from detection.metrics_config import metric_bounds
@@ -76,6 +78,20 @@ def _open_template_reviews(missed: list[dict[str, Any]], *, by: AbstractBaseUser
             by=by, actor_label="calibration")
         opened.append(case.pk)
     return opened
+
+
+@transaction.atomic
+def calibration_run_request(*, populations: int, by: AbstractBaseUser, wait_seconds: float = 300) -> None:
+    """Queue the exercise for a worker (the admin's button): it takes minutes. Audited."""
+    from core.errors import ValidationFailed
+
+    if not 1 <= populations <= 20:
+        raise ValidationFailed("Between 1 and 20 populations.", code="populations_invalid",
+                               extra={"field": "populations"})
+    audit_event_record(verb="calibration.requested", target_type="calibration", target_id="red-team", actor=by,
+                       after={"populations": populations}, reason="red-team exercise requested from the admin")
+    enqueue_on_commit("detection.tasks.calibration_exercise", populations, float(wait_seconds),
+                      getattr(by, "pk", None), task_name=f"calibration-{populations}")
 
 
 def calibration_run(*, populations: int, wait_seconds: float, seed: int | None = None, base_url: str | None = None,
