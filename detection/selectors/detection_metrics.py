@@ -45,6 +45,8 @@ def planted_units(period: Period | None = None, *, run_id: int | None = None) ->
         submissions = submissions.filter(received_at__gte=period.start, received_at__lt=period.end)
     rows = list(submissions.values_list("pk", "agent_id", "attempt__challenge_id"))
     ids = [pk for pk, _, _ in rows]
+    composites = dict(CompositeScore.objects.filter(submission_id__in=ids, value__isnull=False)
+                      .values_list("submission_id", "value"))
     flagged = set(CompositeScore.objects.filter(submission_id__in=ids, action__in=DETECTING_ACTIONS)
                   .values_list("submission_id", flat=True))
     signal_min = config_value("detection.threshold.flag")
@@ -59,10 +61,13 @@ def planted_units(period: Period | None = None, *, run_id: int | None = None) ->
     for pk, agent_id, challenge_id in rows:
         unit = units.setdefault((agent_id, challenge_id), {"kind": kinds[agent_id], "submissions": [],
                                                           "detected": False, "signals": set(),
-                                                          "agent": agent_id, "challenge": challenge_id})
+                                                          "agent": agent_id, "challenge": challenge_id,
+                                                          "composite": None})
         unit["submissions"].append(pk)
         unit["detected"] |= pk in flagged or pk in in_case
         unit["signals"] |= fired.get(pk, set())
+        if pk in composites:
+            unit["composite"] = max(composites[pk], unit["composite"] or 0.0)
     planted = [u for u in units.values() if u["kind"] in PLANTED_KINDS]
     clean = [u for u in units.values() if u["kind"] in CLEAN_KINDS]
     return {"planted": planted, "clean": clean}

@@ -7,7 +7,9 @@ instances in a new bout, waits for the verdicts and real-time detection, closes 
 so the post-bout batch runs, then measures the detection rate on the planted units and
 the false-positive rate on the honest ones, overall and per signal. Every planted
 memorisation solve that no detector caught opens a template review (a Level 2 case on its
-instance and template), as the spec requires.
+instance and template), as the spec requires. The result proposes a flag band for the
+composite (``detection.metrics.tuning``) with its expected effect on both rates; staff
+apply it, if they agree, by changing the setting with a reason (audited).
 """
 
 from __future__ import annotations
@@ -17,9 +19,11 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
+from core.config import config_value
 from core.queue import enqueue_on_commit
 from core.services import audit_event_record
 from detection.metrics import ratio
+from detection.metrics.tuning import propose_threshold
 from detection.metrics_config import metric_bounds
 from detection.selectors.detection_metrics import PLANTED_KINDS, per_signal, planted_units
 
@@ -44,8 +48,14 @@ def calibration_measure(*, run_id: int) -> dict[str, Any]:
         "detection_rate": ratio(detected, len(planted)), "planted": len(planted), "detected": detected,
         "false_positive_rate": ratio(flagged, len(clean)), "clean": len(clean), "flagged": flagged,
     }
+    proposal = propose_threshold(
+        setting="detection.threshold.flag", current=config_value("detection.threshold.flag"),
+        planted=[u["composite"] for u in planted if u["composite"] is not None],
+        clean=[u["composite"] for u in clean if u["composite"] is not None],
+        false_positive_max=false_positive.target_max or 0.0)
     return {
         "overall": overall, "per_signal": per_signal(planted, clean), "by_kind": by_kind,
+        "proposals": [proposal.as_dict()] if proposal else [],
         "targets": {"detection_rate_min": detection.target_min, "detection_rate_alert_below": detection.alert_min,
                     "false_positive_rate_max": false_positive.target_max,
                     "false_positive_rate_alert_above": false_positive.alert_max},
@@ -115,6 +125,7 @@ def calibration_run(*, populations: int, wait_seconds: float, seed: int | None =
               "simulation_run": run.pk, "batch_run": batch.pk, "template_reviews": reviews, **measured,
               "planted_kinds": list(PLANTED_KINDS)}
     audit_event_record(verb="calibration.run", target=run, actor=by, actor_label="calibration",
-                       after={k: result[k] for k in ("overall", "per_signal", "template_reviews", "meets_targets")},
+                       after={k: result[k] for k in ("overall", "per_signal", "template_reviews", "meets_targets",
+                                                     "proposals")},
                        reason=f"red-team exercise with {populations} population(s) in bout {bout.handle}")
     return result

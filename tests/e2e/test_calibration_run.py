@@ -35,5 +35,8 @@ def test_calibration_run_reports_detection_and_false_positive_rates_per_signal(l
     reviews = ContaminationCase.objects.filter(title="Red team: a memorised solve went undetected")
     assert sorted(reviews.values_list("pk", flat=True)) == sorted(result["template_reviews"])
     assert all(c.level == 2 and c.template_id for c in reviews)
+    (proposal,) = result["proposals"]
+    assert proposal["setting"] == "detection.threshold.flag" and proposal["current"] == 0.4
+    assert proposal["false_positive_then"] <= 0.05 or proposal["proposed"] == proposal["current"]
     event = AuditEvent.objects.get(verb="calibration.run")
     assert event.after["overall"] == overall

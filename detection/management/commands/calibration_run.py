@@ -47,6 +47,8 @@ class Command(BaseCommand):
             for kind, row in sorted(result["per_signal"].items()):
                 self.stdout.write(f"  {kind:<20} detects {_pct(row['detection_rate'])} of planted, "
                                   f"fires on {_pct(row['false_positive_rate'])} of clean")
+            for proposal in result["proposals"]:
+                self.stdout.write(f"proposal: {proposal['reason']}")
             if result["template_reviews"]:
                 self.stdout.write(f"template reviews opened: cases {result['template_reviews']}")
         self.stdout.write(_dumps(result))
