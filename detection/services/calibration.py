@@ -105,7 +105,7 @@ def calibration_run_request(*, populations: int, by: AbstractBaseUser, wait_seco
 
 
 def calibration_run(*, populations: int, wait_seconds: float, seed: int | None = None, base_url: str | None = None,
-                    time_scale: float = 0.02, by: AbstractBaseUser | None = None) -> dict[str, Any]:
+                    time_scale: float = 0.3, by: AbstractBaseUser | None = None) -> dict[str, Any]:
     """Run the exercise end to end and return its figures (see the module docstring)."""
     from competition.services.bouts import bout_transition
     from detection.services.batch import batch_run_now

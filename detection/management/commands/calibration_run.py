@@ -28,14 +28,18 @@ class Command(BaseCommand):
                                  "the rest honest)")
         parser.add_argument("--wait", type=float, default=300, help="seconds to wait for verdicts (needs a worker)")
         parser.add_argument("--base-url", help="a running server (default: an in-process loopback server)")
+        parser.add_argument("--time-scale", type=float, default=0.3,
+                            help="scales the agents' thinking time (honest agents need realistic time to look honest)")
         parser.add_argument("--seed", type=int)
         parser.add_argument("--json", action="store_true", help="print only the JSON line")
 
-    def handle(self, *args, populations: int, wait: float, base_url, seed, json: bool, **options):
+    def handle(self, *args, populations: int, wait: float, base_url, seed, time_scale: float, json: bool,
+               **options):
         if populations < 1:
             raise CommandError("--populations must be at least 1")
         try:
-            result = calibration_run(populations=populations, wait_seconds=wait, seed=seed, base_url=base_url)
+            result = calibration_run(populations=populations, wait_seconds=wait, seed=seed, base_url=base_url,
+                                     time_scale=time_scale)
         except ApplicationError as exc:
             raise CommandError(f"{exc.code}: {exc.message}") from exc
         if not json:
