@@ -6,19 +6,26 @@ from __future__ import annotations
 
 import csv
 import json
+from datetime import timedelta
 
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.http import HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.html import format_html
 
 from competition.admin import ReadOnlyInline, RecordAdmin
 from competition.models import Submission
 from core.admin_display import short_text
+from core.dashboard import Panel, register_panel
+from core.services import audit_event_record
 from detection.models import CanaryInteraction, CanonicalFixEntry, CompositeScore, SubmissionSignal
 from detection.selectors import BY, canary_trigger_rates
+
+CANONICAL_FIX_SAVED_VERB = "canonical_fix.saved"
 
 
 def _json(value) -> str:
@@ -185,10 +192,37 @@ class CanonicalFixEntryAdmin(admin.ModelAdmin):
     search_fields = ("key", "bug_type", "title")
     fields = ("key", "bug_type", "language", "title", "family", "corpus_key", "before", "after", "active")
 
+    @transaction.atomic
     def save_model(self, request, obj, form, change):
         if not change:
             obj.created_by = request.user
         super().save_model(request, obj, form, change)
+        audit_event_record(verb=CANONICAL_FIX_SAVED_VERB, target=obj, actor=request.user,
+                           after={"key": obj.key, "bug_type": obj.bug_type, "language": obj.language,
+                                  "active": obj.active, "changed": sorted(form.changed_data)},
+                           reason="canonical-fix library edited in the admin")
 
     def has_delete_permission(self, request, obj=None):
         return False  # withdraw an entry by making it inactive: findings keep naming it
+
+
+PANEL_WINDOW = timedelta(days=7)
+ALERTS = ("too_obvious", "unfair", "may_be_real_bug")
+
+
+def detection_panel(request) -> dict:
+    since = timezone.now() - PANEL_WINDOW
+    recent = CompositeScore.objects.filter(updated_at__gte=since)
+    rates = canary_trigger_rates(by="canary")
+    return {
+        "days": PANEL_WINDOW.days,
+        "actions": {action: recent.filter(action=action).count()
+                    for action in (CompositeScore.Action.QUARANTINE, CompositeScore.Action.FLAG,
+                                   CompositeScore.Action.LOG)},
+        "canary_alerts": [r for r in rates if r.status in ALERTS][:10],
+        "canaries": len(rates),
+    }
+
+
+register_panel(Panel(key="detection", title="Contamination detection", template="admin/panels/detection.html",
+                     context=detection_panel, permission="detection.view_compositescore", order=30))

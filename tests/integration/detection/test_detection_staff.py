@@ -79,6 +79,8 @@ def test_admin_pages_show_findings_and_rates(admin_client, challenge):
     for url in ("/admin/detection/compositescore/", "/admin/detection/submissionsignal/",
                 "/admin/detection/canaryinteraction/", "/admin/detection/canonicalfixentry/"):
         assert admin_client.get(url).status_code == 200, url
+    landing = admin_client.get("/admin/").content.decode()
+    assert "Contamination detection" in landing and "Submissions flagged (7 days)" in landing
     rates = admin_client.get("/admin/detection/canaryinteraction/trigger-rates/?by=template")
     assert rates.status_code == 200 and "rooms-canary" in rates.content.decode()
     exported = admin_client.get("/admin/detection/canaryinteraction/trigger-rates/?by=canary&format=csv")
@@ -106,3 +108,22 @@ def test_staff_library_entries_extend_replace_and_withdraw_shipped_ones(challeng
     submission_detect(submission_id=submission.pk)
     signal = submission.detection_signals.get(kind="canonical_match")
     assert signal.value == 1.0 and signal.evidence["best"]["entry"] == "rooms/half-open/py"
+
+
+def test_staff_add_a_canonical_fix_in_the_admin_with_an_audit_event(admin_client, db):
+    from core.models import AuditEvent
+    from core.schedules import collect_schedules
+
+    response = admin_client.post("/admin/detection/canonicalfixentry/add/", {
+        "key": "rooms/half-open/py", "bug_type": "boundary", "language": "python", "title": "half-open windows",
+        "family": "", "corpus_key": "", "before": "", "after": "def overlaps(a, b, c, d):\n    return a < d and c < b\n",
+        "active": "on"})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    entry = CanonicalFixEntry.objects.get(key="rooms/half-open/py")
+    assert AuditEvent.objects.filter(verb="canonical_fix.saved", target_id=str(entry.pk)).exists()
+    refused = admin_client.post("/admin/detection/canonicalfixentry/add/", {
+        "key": "bad/py", "bug_type": "x", "language": "python", "after": "def (:\n", "active": "on"})
+    assert refused.status_code == 200 and "does not parse" in refused.content.decode()
+    assert not CanonicalFixEntry.objects.filter(key="bad/py").exists()
+    # The sweep that catches missed submissions is a recurring task.
+    assert any(s["func"] == "detection.tasks.sweep_detection" for s in collect_schedules())
