@@ -16,7 +16,8 @@ challenge) are reported apart and accuse nobody.
 
 The solve-time prior is set to the simulation's clock (tier × 15 s median; honest agents
 think tier × 4–12 s × time-scale/0.2), as staff would set it for a field that solves in
-seconds. Targets (spec): false-positive rate on honest solvers < 5 %, detection rate on
+seconds, and a tier's median is measured from 4 honest solves; the real-time sweep runs
+before each close, as its schedule would. Targets (spec): false-positive rate on honest solvers < 5 %, detection rate on
 the planted kinds > 95 %. The last line of output is one JSON object.
 """
 
@@ -61,6 +62,7 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     from competition.services.bouts import bout_create_from_pool, bout_transition
     from core.services import config_set
     from detection.models import BatchRun, CompositeScore
+    from detection.services.realtime import detection_sweep
     from simulation.selectors import detection_rates, simulation_detection_outcome
     from simulation.services import simulation_run
 
@@ -75,6 +77,8 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     for tier in range(1, 6):
         config_set(key=f"detection.solve_time.prior_minutes_tier{tier}", value=tier * 15 * scale / 60, by=None,
                    reason="prior follows the simulated clock")
+    # A small field: a tier's median is measured from 4 honest solves (a staff setting).
+    config_set(key="detection.solve_time.min_samples", value=4, by=None, reason="small simulated field")
     cluster = subprocess.Popen([sys.executable, str(ROOT / "manage.py"), "qcluster"], cwd=ROOT,
                                env={**os.environ, **env, "GAUNTLET_Q_WORKERS": str(args.workers)},
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -90,6 +94,7 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
             judged = subs.filter(result__in=[Submission.Result.SOLVED, Submission.Result.NOT_SOLVED])
             _wait(lambda judged=judged: CompositeScore.objects.filter(submission__in=judged).count() == judged.count(),
                   600, "real-time detection")
+            detection_sweep()  # solves judged on the prior, scored again on the measured median
             bout_transition(bout=bout, action="close", by=None, reason="end of the simulated bout")
             _wait(lambda bout=bout: BatchRun.objects.filter(bout=bout, state=BatchRun.State.DONE).exists(), 600,
                   "the post-bout batch")

@@ -12,6 +12,7 @@ from competition.models import Submission
 from competition.services.bouts import bout_create_from_pool, bout_transition
 from core.services import config_set
 from detection.models import BatchRun, CompositeScore
+from detection.services.realtime import detection_sweep
 from simulation.selectors import simulation_detection_outcome
 from simulation.services import simulation_run
 from tests.support import wait_for
@@ -36,6 +37,8 @@ def test_simulated_bout_flags_the_planted_kinds_and_not_the_honest(live_server, 
     for tier in range(1, 6):
         config_set(key=f"detection.solve_time.prior_minutes_tier{tier}", value=tier * 15 / 60, by=None,
                    reason="simulated clock")
+    # A small field: the tier's median is measured from 4 honest solves (a staff setting).
+    config_set(key="detection.solve_time.min_samples", value=4, by=None, reason="small simulated field")
     bout = bout_create_from_pool(count=3, name="Detection e2e", duration=timedelta(hours=2), by=None)
     run = simulation_run(agents=10, bout=bout, base_url=live_server.url, time_scale=TIME_SCALE, seed=23,
                          backoff_seconds=120, wait_seconds=300)
@@ -46,6 +49,8 @@ def test_simulated_bout_flags_the_planted_kinds_and_not_the_honest(live_server, 
     wait_for(lambda: CompositeScore.objects.filter(submission__in=judged).count() == judged.count(), timeout=300,
              what="real-time detection of every judged submission")
 
+    # The sweep scores again, against the measured median, the solves judged on the prior.
+    detection_sweep()
     bout_transition(bout=bout, action="close", by=None, reason="end of the simulated bout")
     batch = wait_for(lambda: BatchRun.objects.filter(bout=bout, state=BatchRun.State.DONE).first(), timeout=300,
                      what="the post-bout batch on the cluster")
