@@ -9,6 +9,8 @@ rows are never edited field by field or deleted here.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
@@ -26,7 +28,7 @@ from competition.models import Submission
 from core.dashboard import Panel, register_panel
 from core.errors import ApplicationError
 from detection.models import CaseChecklistItem, ContaminationCase
-from detection.selectors.cases import case_inbox, template_case_history
+from detection.selectors.cases import case_inbox, case_metrics, template_case_history
 from detection.services import cases as svc
 
 Case = ContaminationCase
@@ -266,7 +268,12 @@ class ContaminationCaseAdmin(admin.ModelAdmin):
 
 
 def _inbox_context(request: HttpRequest) -> dict:
-    return {"cases": case_inbox()[:15]}
+    week = case_metrics(since=timezone.now() - timedelta(days=7))
+    return {"cases": case_inbox()[:15], "week": week,
+            "mttd_minutes": None if week["mean_time_to_detect_seconds"] is None
+            else round(week["mean_time_to_detect_seconds"] / 60, 1),
+            "mttr_hours": None if week["mean_time_to_resolve_seconds"] is None
+            else round(week["mean_time_to_resolve_seconds"] / 3600, 1)}
 
 
 register_panel(Panel(key="contamination-cases", title="Open contamination cases", template="admin/panels/cases.html",

@@ -96,6 +96,8 @@ def test_staff_open_a_case_by_hand_and_the_dashboard_lists_it(world, analyst):
     assert "opened at L2 Investigate" in response.content.decode()
     index = client.get("/admin/").content.decode()
     assert 'id="case-inbox"' in index and case.reference in index
+    week = " ".join(index[index.index("Last 7 days"):].split("</p>")[0].split())
+    assert week.startswith("Last 7 days: 1 case opened (L2: 1); mean time to detect ")
     refused = client.post("/admin/detection/contaminationcase/add/", {
         "level": "4", "title": "Everything", "reason": "pattern"}, follow=True)
     assert "You are not allowed to open an L4 systemic case." in refused.content.decode()
