@@ -117,3 +117,14 @@ def test_operating_schedule_calendar_and_checklist(admin_page, live_server):
     form.find_element(By.CSS_SELECTOR, "button").click()
     wait(admin_page, lambda d: "Signed off by" in d.find_element(By.ID, "item-monitor_dashboard").text, "sign-off")
     check_page(admin_page)
+
+
+@widths
+def test_admin_landing_page_with_the_integrity_panel_fits(admin_page, live_server):
+    populate()
+    metrics_recompute()
+    open_page(admin_page, live_server.url + reverse("admin:index"), ready="#panel-integrity-metrics")
+    assert "Red-team exercise" in admin_page.find_element(By.ID, "panel-integrity-metrics").text
+    check_page(admin_page)
+    open_page(admin_page, live_server.url + reverse("admin:detection_calibration"), ready="#calibration-runs")
+    check_page(admin_page)
