@@ -6,8 +6,19 @@ class DetectionConfig(AppConfig):
     verbose_name = "Contamination detection"
 
     def ready(self) -> None:
-        # Declare settings and register signals; let open cases keep their scores from finalising.
-        from detection import cases_config, config, signals  # noqa: F401
+        # Settings declared, signals registered, the batch's admin pages and settings.
+        from detection import admin_batch, batch_config, cases_config, config, signals  # noqa: F401
         from detection.services.cases import register_score_holds
 
+        # Let open cases keep their scores from finalising.
         register_score_holds()
+
+        # Register the metrics, then declare their threshold settings.
+        from detection import metrics_config
+        from detection.selectors import detection_metrics as _detection_metrics  # noqa: F401
+        from detection.selectors import metrics as _metrics  # noqa: F401
+
+        metrics_config.declare_metric_settings()
+        from detection.selectors import integrity_sections
+
+        integrity_sections.register()

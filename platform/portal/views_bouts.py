@@ -34,6 +34,7 @@ from competition.selectors import (
     season_report,
     submission_get_for_owner,
 )
+from detection.selectors.integrity import integrity_summary, validity_checklist_for
 
 UNPLACED_REASONS = {
     "not_reported": "cost not reported",
@@ -100,10 +101,14 @@ def bout_detail(request, handle):
     except ConfigInvalid:
         format_description = ""
     progress = bout_progress_for_owner(bout=bout, owner=request.user)
+    report = bout_report(bout=bout)
+    integrity = integrity_summary(bout=bout)
     return render(request, "portal/bouts/detail.html", {
         "bout": bout, "board": bout_leaderboard(bout=bout), "details_public": leaderboard_details_public(bout),
         "challenges": bout_challenge_rows(bout=bout), "progress": progress,
-        "format_description": format_description, **_report_context(bout_report(bout=bout)),
+        "format_description": format_description, **_report_context(report),
+        "integrity": integrity,
+        "validity": validity_checklist_for(report=report, bout=bout, summary=integrity),
     })
 
 
@@ -123,8 +128,12 @@ def season_detail(request, pk):
     if season is None:
         raise Http404("No such season.")
     bouts = list(bout_list_visible().filter(season=season))
+    report = season_report(season=season)
+    integrity = integrity_summary(season=season)
     return render(request, "portal/bouts/season.html", {
-        "season": season, "bouts": bouts, **_report_context(season_report(season=season)),
+        "season": season, "bouts": bouts, **_report_context(report),
+        "integrity": integrity,
+        "validity": validity_checklist_for(report=report, season=season, summary=integrity),
     })
 
 

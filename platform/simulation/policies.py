@@ -105,6 +105,48 @@ def mutate_fix(patch: str) -> str | None:
     return None
 
 
+_COMMENT = {".py": "#", ".js": "//", ".ts": "//", ".go": "//", ".java": "//", ".rs": "//", ".mjs": "//", ".cjs": "//"}
+_PHRASES = ("fix", "boundary check", "make the comparison strict", "handle the edge case", "guard against this",
+            "bug fix", "correct the condition", "keep the invariant", "check before use", "this was off by one",
+            "avoid the race", "as the spec says")
+_ENDINGS = ("", ".", " here", " (see tests)", " - reviewed", " per issue")
+
+
+def personalise(patch: str, rng: random.Random) -> str:
+    """An independent solver's own incidental text: most write a short comment in their own
+    words above their first added line, some write none. The fix itself is unchanged, so
+    the patch still applies and still solves; what differs is what independent authors
+    never share verbatim (the text a copier carries along)."""
+    if rng.random() < 0.2:
+        return patch
+    lines = patch.splitlines(keepends=True)
+    target, header = None, None
+    for index, line in enumerate(lines):
+        if line.startswith("+++ "):
+            target = line[4:].strip()
+        elif line.startswith("@@"):
+            header = index
+        elif line.startswith("+") and line[1:].strip() and header is not None and target:
+            prefix = _COMMENT.get(target[target.rfind("."):]) if "." in target else None
+            if prefix is None:
+                return patch
+            body = line[1:]
+            indent = body[: len(body) - len(body.lstrip())]
+            phrase = rng.choice(_PHRASES) + rng.choice(_ENDINGS)
+            lines.insert(index, f"+{indent}{prefix} {phrase}\n")
+            lines[header] = _grow_new_side(lines[header])
+            return "".join(lines)
+    return patch
+
+
+def _grow_new_side(header: str) -> str:
+    """``@@ -a,b +c,d @@`` with one more line on the new side."""
+    head, _, rest = header.partition(" @@")
+    old, new = head[3:].split(" ")
+    start, _, count = new[1:].partition(",")
+    return f"@@ {old} +{start},{int(count or 1) + 1} @@{rest}"
+
+
 def vary(patch: str, member: int) -> str:
     """A near-identical copy: trailing spaces on the first added line, one per member."""
     lines = patch.splitlines(keepends=True)

@@ -38,7 +38,8 @@ def _patches(secrets_: dict[str, Any]) -> dict[str, list[str]]:
         "canary": canaries or [NOOP_PATCH],
         "wrong": [wrong] if wrong else [NOOP_PATCH],
         "noop": [NOOP_PATCH],
-        "ring": [alternatives[0]],
+        # One member wrote it (with its own comment); the others copy it as it is.
+        "ring": [policies.personalise(alternatives[0], random.Random(gold))],
     }
 
 
@@ -87,6 +88,8 @@ def _play(base_url: str, key: str, simulated: SimulatedAgent, member: int, chall
                 patch = rng.choice(options)
                 if step.patch == "ring":
                     patch = policies.vary(patch, member)
+                elif simulated.kind in ("honest", "retry_gamer") and step.patch in ("gold", "alternative"):
+                    patch = policies.personalise(patch, rng)  # written independently, in its own words
                 meta = policies.metadata(simulated.kind, tier=tier, rng=rng)
                 steps = policies.trace(simulated.kind, paths=policies.patch_paths(patch), rng=rng)
                 extra = {k: v for k, v in (("tokens", meta.tokens), ("cost_usd", meta.cost_usd), ("trace", steps))

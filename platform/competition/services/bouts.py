@@ -185,6 +185,9 @@ def bout_transition(
         for score in (s for s in closing if s.pk not in held):
             score_transition(score=score, to_state=Score.State.FINAL, by=by, actor_label=actor_label or "bout close",
                              reason=f"bout closed: {reason}")
+        from detection.services.batch import batch_on_bout_closed
+
+        batch_on_bout_closed(bout=bout)  # the post-bout batch, queued after this commits
     return bout
 
 

@@ -40,6 +40,18 @@ def test_vary_keeps_the_patch_applicable_but_distinct():
     assert [line.rstrip() for line in a.splitlines()] == [line.rstrip() for line in GOLD_PATCH.splitlines()]
 
 
+def test_personalise_adds_an_own_comment_and_keeps_the_patch_well_formed():
+    written = {policies.personalise(GOLD_PATCH, random.Random(seed)) for seed in range(40)}
+    assert GOLD_PATCH in written and len(written) > 10  # some write no comment; the rest differ
+    for patch in written - {GOLD_PATCH}:
+        added = [line for line in patch.splitlines() if line.startswith("+") and not line.startswith("+++")]
+        assert added[0].lstrip("+").lstrip().startswith("# ")
+        header = next(line for line in patch.splitlines() if line.startswith("@@"))
+        new_count = int(header.split("+")[1].split(" ")[0].split(",")[1])
+        body = [line for line in patch.splitlines()[patch.splitlines().index(header) + 1:]]
+        assert new_count == sum(1 for line in body if not line.startswith("-"))
+
+
 def test_traces_are_in_the_api_format_and_tell_the_kinds_apart():
     from detection.trace import trace_debugging_findings, trace_parse
 

@@ -226,7 +226,3 @@ def detection_panel(request) -> dict:
 
 register_panel(Panel(key="detection", title="Contamination detection", template="admin/panels/detection.html",
                      context=detection_panel, permission="detection.view_compositescore", order=30))
-
-
-# The contamination case admin (inbox, case page, opening by hand) lives in its own module.
-from detection import admin_cases  # noqa: E402,F401
