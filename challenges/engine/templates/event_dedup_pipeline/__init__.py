@@ -120,6 +120,7 @@ TESTS = {
 class EventDedupPipeline(Template):
     spec = TemplateSpec(
         slug="event-dedup-pipeline",
+        version="2",
         title="Event ingestion with idempotency keys and a windowed seen-set",
         family="caching-staleness",
         bug_class="stale or wrong de-duplication state",

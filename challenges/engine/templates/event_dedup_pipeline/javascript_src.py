@@ -49,10 +49,7 @@ CLOCK = """'use strict';
 /**
  * Time, in whole milliseconds since the Unix epoch.
  *
- * Everything below the request boundary works in milliseconds: envelopes carry
- * millisecond timestamps and the seen-set keeps millisecond ages. Settings are
- * written in seconds for people; convert them with `secondsToMs` where they
- * enter the pipeline.
+ * Envelopes carry millisecond timestamps and the seen-set keeps millisecond ages.
  */
 
 const MS_PER_SECOND = 1000;
@@ -241,13 +238,7 @@ module.exports = { Envelope, parseEnvelope, CATEGORIES };
 
 KEYS = """'use strict';
 
-/**
- * Idempotency keys.
- *
- * A key names one {{event_h}}, not one delivery of it: every redelivery of
- * {{a_event_h}} maps to the same key, and two different {{events_h}} never share
- * one -- not even two {{events_h}} about the same {{entity_h}} from the same source.
- */
+/** Idempotency keys: the fixed-length digests the seen-set remembers. */
 
 const crypto = require('node:crypto');
 

@@ -37,10 +37,7 @@ class DeliveryFailed({{Base}}Error):
 
 CLOCK = '''"""Time, in whole milliseconds since the Unix epoch.
 
-Everything below the request boundary works in milliseconds: envelopes carry
-millisecond timestamps and the seen-set keeps millisecond ages.  Settings are
-written in seconds for people; convert them with ``seconds_to_ms`` where they
-enter the pipeline.
+Envelopes carry millisecond timestamps and the seen-set keeps millisecond ages.
 """
 
 import threading
@@ -83,7 +80,7 @@ class ManualClock:
 
 CONFIG = '''"""Settings, read from ``config/settings.json`` at the repository root.
 
-Durations are in seconds here; the pipeline converts them to milliseconds.
+Durations are written in seconds, the unit people think in.
 """
 
 import json
@@ -200,12 +197,7 @@ def parse_envelope(raw, received_at, max_age_ms):
     return envelope
 '''
 
-KEYS = '''"""Idempotency keys.
-
-A key names one {{event_h}}, not one delivery of it: every redelivery of {{a_event_h}}
- maps to the same key, and two different {{events_h}} never share one --
-not even two {{events_h}} about the same {{entity_h}} from the same source.
-"""
+KEYS = '''"""Idempotency keys: the fixed-length digests the seen-set remembers."""
 
 import hashlib
 

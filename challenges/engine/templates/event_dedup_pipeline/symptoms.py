@@ -57,4 +57,14 @@ def attach(ctx: BuildContext, bug: Bug) -> Bug:
             log="delivery dropped as duplicate",
             intermittent=True,
         )
-    return replace(bug, symptom=symptom)
+    return replace(bug, symptom=symptom, invariant=_invariant(bug.site, entity))
+
+
+def _invariant(site: str, entity: str) -> tuple[str, ...]:
+    """Phrases that would restate the rule the bug at ``site`` breaks (kept out of nearby prose)."""
+    if site == "window_arg":
+        return ("convert them with", "converts them to milliseconds", "written in seconds for people",
+                "where they enter the pipeline")
+    if site == "sighting":
+        return ("ingest clock", "time it was received", "occurrence time", "when it occurred")
+    return ("never share one", "not one delivery of it", f"about the same {entity}", "from the same source")

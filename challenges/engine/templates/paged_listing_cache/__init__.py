@@ -43,6 +43,7 @@ SCAFFOLD_WORDS = frozenset({
 class PagedListingCache(Template):
     spec = TemplateSpec(
         slug="paged-listing-cache",
+        version="2",
         title="Paginated listing API behind a page cache",
         family="caching-staleness",
         bug_class="stale cache after ownership change",

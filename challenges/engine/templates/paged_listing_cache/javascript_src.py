@@ -189,7 +189,7 @@ KEYS = """'use strict';
 const SEPARATOR = ':';
 const ANY_STATUS = '*';
 
-/** {{Owner_h}} names are case-insensitive and ignore surrounding blanks. */
+/** The canonical form of {{owner_h}} names. */
 function normalise{{Owner}}(value) {
   return value.trim().toLowerCase();
 }
@@ -470,12 +470,7 @@ const { debuglog } = require('node:util');
 
 const log = debuglog('{{project}}');
 
-/**
- * Registers and updates {{entities_h}} and serves cached {{owner_h}} listings.
- *
- * Every change to a {{entity_h}} drops the cached pages of the {{owner_h}} (or
- * {{owners_h}}) whose listings it appears in.
- */
+/** Registers and updates {{entities_h}} and serves cached {{owner_h}} listings. */
 class {{SvcCls}} {
   constructor(repository, cache, settings, clock) {
     this._repository = repository;
@@ -542,7 +537,7 @@ class {{SvcCls}} {
     return updated;
   }
 
-  /** Moves a {{entity_h}} to another {{owner_h}}; both listings change. */
+  /** Moves a {{entity_h}} to another {{owner_h}}. */
   {{fn_transfer}}({{id_f}}, new{{Owner}}) {
     {{[}}
     const record = this._repository.get({{id_f}});
@@ -745,7 +740,7 @@ if (stored !== undefined && normalise{{Owner}}(stored.{{owner}}) !== normalise{{
 }"""
 INVALIDATE_NEW = "this._cache.invalidatePrefix({{owner}}Prefix(new{{Owner}}));"
 SUBSCRIBE = "repository.subscribe((change) => this._dropPages(change));"
-LISTENER = """/** Storage calls this after a record is replaced: drop the pages that listed either version. */
+LISTENER = """/** Storage calls this after a record is replaced. */
 _dropPages({ current, previous }) {
   this._cache.invalidatePrefix({{owner}}Prefix(current.{{owner}}));
   this._cache.invalidatePrefix({{owner}}Prefix(previous.{{owner}}));

@@ -148,7 +148,7 @@ ANY_STATUS = "*"
 
 
 def normalise_{{owner}}(value):
-    """{{Owner_h}} names are case-insensitive and ignore surrounding blanks."""
+    """The canonical form of {{owner_h}} names."""
     return value.strip().lower()
 
 
@@ -369,11 +369,7 @@ logger = logging.getLogger(__name__)
 
 
 class {{SvcCls}}:
-    """Registers and updates {{entities_h}} and serves cached {{owner_h}} listings.
-
-    Every change to a {{entity_h}} drops the cached pages of the {{owner_h}} (or
-    {{owners_h}}) whose listings it appears in.
-    """
+    """Registers and updates {{entities_h}} and serves cached {{owner_h}} listings."""
 
     def __init__(self, repository, cache, settings, clock):
         self._repository = repository
@@ -432,7 +428,7 @@ class {{SvcCls}}:
         return updated
 
     def {{fn_transfer}}(self, {{id_f}}, new_{{owner}}):
-        """Move a {{entity_h}} to another {{owner_h}}; both listings change."""
+        """Move a {{entity_h}} to another {{owner_h}}."""
         {{[}}
         record = self._repository.get({{id_f}})
         if not new_{{owner}}.strip():
@@ -596,7 +592,7 @@ if stored is not None and normalise_{{owner}}(stored.{{owner}}) != normalise_{{o
 INVALIDATE_NEW = "self._cache.invalidate_prefix({{owner}}_prefix(new_{{owner}}))"
 SUBSCRIBE = "repository.subscribe(self._drop_pages)"
 LISTENER = '''def _drop_pages(self, current, previous):
-    """Storage calls this after a record is replaced: drop the pages that listed either version."""
+    """Storage calls this after a record is replaced."""
     self._cache.invalidate_prefix({{owner}}_prefix(current.{{owner}}))
     self._cache.invalidate_prefix({{owner}}_prefix(previous.{{owner}}))'''
 LISTENER_CLEAR = '''def _drop_pages(self, current, previous):

@@ -42,4 +42,6 @@ def attach(ctx: BuildContext, bug: Bug) -> Bug:
             log="served cached listing page",
             intermittent=True,
         )
-    return replace(bug, symptom=symptom)
+    return replace(bug, symptom=symptom, invariant=(
+        "case-insensitive", "ignore surrounding blanks", "both listings change", "listed either version",
+        "whose listings it appears in", f"previous {owner}'s pages"))

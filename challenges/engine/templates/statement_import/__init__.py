@@ -97,6 +97,7 @@ def article(noun: str) -> str:
 class StatementImport(Template):
     spec = TemplateSpec(
         slug="statement-import",
+        version="2",
         title="Monthly statement import with per-owner totals",
         family="api-misuse",
         bug_class="standard-library call with different semantics",

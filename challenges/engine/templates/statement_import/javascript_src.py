@@ -313,7 +313,7 @@ class {{Entity}}Store {
     this._batches.set(batch, lines.map((line) => line.{{id_f}}));
   }
 
-  /** The lines of `{{owner}}`, oldest day first (then by {{id_h}}). */
+  /** The lines of `{{owner}}`, as the statement views and the monthly export list them. */
   linesFor({{owner}}) {
     const lines = [...this._lines.values()].filter((line) => line.{{owner}} === {{owner}});
     {{[}}

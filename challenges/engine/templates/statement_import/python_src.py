@@ -98,8 +98,8 @@ NAMING = '''"""Statement file names.
 
 A statement file is called ``<period>_<{{owner}}>.csv``, for example
 ``2024-03_{{owner_example}}.csv``: the period it covers (``YYYY-MM``) and the
-{{owner_h}} it belongs to.  The name without its ``.csv`` extension is the batch
-name, which identifies the statement: a batch is imported once.
+{{owner_h}} it belongs to.  Each statement is imported under its batch name, and a
+batch is imported once.
 """
 
 import re
@@ -116,7 +116,7 @@ def is_statement(filename):
 
 {{[}}
 def batch_name(filename):
-    """``2024-03_{{owner_example}}.csv`` -> ``2024-03_{{owner_example}}``."""
+    """The batch a statement file is imported as (the store's key for it)."""
     {{!strip_extension}}
 {{]}}
 

@@ -52,4 +52,13 @@ def attach(ctx: BuildContext, bug: Bug) -> Bug:
             guess="a database migration that did not run",
             log="totals: 0 owners",
         )
-    return replace(bug, symptom=symptom)
+    return replace(bug, symptom=symptom, invariant=INVARIANT[bug.site])
+
+
+# Phrases that would restate the rule each bug breaks (kept out of nearby prose from tier 3).
+INVARIANT = {
+    "strip_extension": ("without its .csv extension", "without its extension", "removesuffix"),
+    "line_order": ("oldest day first", "in day order", "sorted by day"),
+    "group_line": ("setdefault", "throw-away default"),
+    "group_loop": ("object.entries", "iterate the map"),
+}

@@ -6,8 +6,9 @@ Bug-site levels:
 - ``utility``: the aggregation helper sorts the events chronologically before
   grouping them by owner, so an owner whose events interleave with others'
   gets several lines;
-- ``orchestrator``: the aggregation helper documents that its input must be
-  ordered by owner, and the digest builder passes the chronological list.
+- ``orchestrator``: the aggregation helper groups runs of its input as given, and
+  the digest builder passes the chronological list (no comment near either
+  states the ordering the helper relies on).
 
 Canaries: ``exclusive-period-end`` (``start <= t < end`` is the documented window),
 ``floor-average`` (averages are documented as rounded down to whole units).
@@ -45,6 +46,7 @@ def _csv_cell(value: str) -> str:
 class UsageDigest(Template):
     spec = TemplateSpec(
         slug="usage-digest",
+        version="2",
         title="Periodic per-owner usage digest from a CSV export",
         family="api-misuse",
         bug_class="run-based group-by fed with unsorted input",

@@ -259,10 +259,8 @@ module.exports = { COLUMNS, readCsv, parseMoment, parseRow, parseRows };
 GROUPING = """'use strict';
 
 /**
- * Splits `items` into `[key, items]` runs of adjacent items with equal keys.
- *
- * Like Python's itertools.groupby, only *adjacent* items end up in the same
- * run: order the input by `key` first when every key must appear exactly once.
+ * Splits `items` into `[key, items]` runs of adjacent items with equal keys,
+ * the way Python's itertools.groupby does.
  */
 function groupRuns(items, key) {
   const runs = [];
@@ -766,11 +764,9 @@ PERIOD_CONTAINS = "return this.start <= moment && moment < this.end;"
 PERIOD_CONTAINS_NAIVE = "return this.start <= moment && moment <= this.end;"
 AVERAGE = "Math.floor({{amount_f}} / count)"
 AVERAGE_NAIVE = "Math.round({{amount_f}} / count)"
-AGG_DOC_ANY = "/** One line per {{owner_h}}; `{{events}}` may come in any order. */"
-AGG_DOC_SORTED = """/**
- * One line per {{owner_h}}. `{{events}}` must already be ordered by {{owner_h}}:
- * only adjacent {{events_h}} are grouped together.
- */"""
+AGG_DOC = "/** Digest lines of `{{events}}`: count, {{qty_h}}, {{amount_h}} and average. */"
+AGG_DOC_ANY = AGG_DOC
+AGG_DOC_SORTED = AGG_DOC
 AGG_PREPARE_FAULTY = "const ordered = [...{{events}}].sort((a, b) => a.{{ts_f}} - b.{{ts_f}});"
 AGG_PREPARE_GOLD = "const ordered = [...{{events}}].sort((a, b) => {{owner}}Of(a).localeCompare({{owner}}Of(b)));"
 AGG_PREPARE_ALT_PAIR = ("const ordered = [...{{events}}].sort((a, b) => (a.{{owner}} < b.{{owner}} ? -1 : "

@@ -214,9 +214,7 @@ from itertools import groupby
 def group_runs(items, key):
     """Split ``items`` into ``(key, [items])`` runs of adjacent items with equal keys.
 
-    Like :func:`itertools.groupby`, which it wraps, only *adjacent* items end up
-    in the same run: order the input by ``key`` first when every key must
-    appear exactly once.
+    A thin wrapper over :func:`itertools.groupby` that materialises each run.
     """
     return [(value, list(run)) for value, run in groupby(items, key=key)]
 
@@ -641,12 +639,9 @@ PERIOD_CONTAINS = "return self.start <= moment < self.end"
 PERIOD_CONTAINS_NAIVE = "return self.start <= moment <= self.end"
 AVERAGE = "{{amount_f}} // count"
 AVERAGE_NAIVE = "round({{amount_f}} / count)"
-AGG_DOC_ANY = '"""One line per {{owner_h}}; ``{{events}}`` may come in any order."""'
-AGG_DOC_SORTED = '''"""One line per {{owner_h}}.
-
-``{{events}}`` must already be ordered by {{owner_h}}: only adjacent {{events_h}}
-are grouped together.
-"""'''
+AGG_DOC = '"""Digest lines of ``{{events}}``: count, {{qty_h}}, {{amount_h}} and average."""'
+AGG_DOC_ANY = AGG_DOC
+AGG_DOC_SORTED = AGG_DOC
 AGG_PREPARE_FAULTY = "ordered = sorted({{events}}, key=lambda item: item.{{ts_f}})"
 AGG_PREPARE_GOLD = "ordered = sorted({{events}}, key={{owner}}_of)"
 AGG_PREPARE_ALT_PAIR = "ordered = sorted({{events}}, key=lambda item: (item.{{owner}}, item.{{ts_f}}))"

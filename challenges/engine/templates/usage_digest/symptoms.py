@@ -23,4 +23,6 @@ def attach(ctx: BuildContext, bug: Bug) -> Bug:
         guess="the export job running twice",
         log="summary lines exceed active accounts",
     )
-    return replace(bug, symptom=symptom)
+    return replace(bug, symptom=symptom, invariant=(
+        "one line per", "must already be ordered", "may come in any order", "order the input by",
+        "only adjacent", "ordered by " + owner))
