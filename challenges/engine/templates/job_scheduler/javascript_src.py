@@ -71,7 +71,7 @@ MODELS = """'use strict';
 
 const PENDING = 'pending'; // waiting for dependencies
 const READY = 'ready'; // queued, any worker may claim it
-const RUNNING = 'running'; // claimed by exactly one worker
+const RUNNING = 'running'; // taken by a worker
 const DONE = 'done';
 const FAILED = 'failed';
 const CANCELLED = 'cancelled'; // a dependency failed or the job was withdrawn

@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 
 PENDING = "pending"  # waiting for dependencies
 READY = "ready"  # queued, any worker may claim it
-RUNNING = "running"  # claimed by exactly one worker
+RUNNING = "running"  # taken by a worker
 DONE = "done"
 FAILED = "failed"
 CANCELLED = "cancelled"  # a dependency failed
