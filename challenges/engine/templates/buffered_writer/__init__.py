@@ -63,6 +63,7 @@ class BufferedWriter(Template):
         red_herrings=("misleading-log", "misleading-test", "suspicious-commit"),
         description="Buffered events are archived in batches; the flush and retry paths must "
         "await the archive.",
+        version="2",
     )
 
     def accepts(self, lex) -> bool:
@@ -243,7 +244,7 @@ class BufferedWriter(Template):
         sections = [(
             "Batches and retries",
             f"{nm['Events_h']} are buffered and archived as soon as `max_batch` of them are waiting; "
-            f"`flush` archives a partial batch and `close` archives whatever is left. A failed write is "
+            f"`flush` archives a partial batch and `close` shuts the writer down. A failed write is "
             f"tried again up to `retries` more times, pausing `retry_delay` seconds times the number of "
             f"the failed try.",
         )]

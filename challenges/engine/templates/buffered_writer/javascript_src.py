@@ -237,11 +237,11 @@ function pause(seconds) {
 }
 
 /**
- * Writes `batch` to `sink`, trying again after {{ErrUnavailable}}.
+ * Writes `batch` to `sink`; resolves to the sink's receipt.
  *
- * `retries` counts the attempts *after* the first one, so a batch is tried at
- * most `retries + 1` times; the pause before try `n + 1` is `delay * n`
- * seconds. The last error is thrown when every try failed.
+ * `retries` counts the attempts *after* the first one (`retries` and `delay`
+ * come from the writer's settings). The last {{ErrUnavailable}} is thrown
+ * when none of the attempts went through.
  */
 async function writeWithRetry(sink, batch, retries, delay, sleep = pause) {
   {{[}}
@@ -277,8 +277,8 @@ const log = debuglog('{{project}}');
 /**
  * Collects {{events_h}} and archives them in batches of `maxBatch`.
  *
- * `close()` archives whatever is still buffered; once it has resolved every
- * recorded {{event_h}} is in the archive.
+ * Duplicates are counted and skipped; a batch the archive keeps refusing is
+ * kept in `deadLetters` for a later replay.
  */
 class {{WriterCls}} {
   constructor(sink, settings, sleep = pause) {
@@ -342,7 +342,7 @@ class {{WriterCls}} {
     return receipt;
   }
 
-  /** Archives what is left and refuses further {{events_h}}; resolves to the number written. */
+  /** Shuts the writer down; resolves to the number of {{events_h}} written. */
   async close() {
     if (this._closed) {
       return this.written;

@@ -196,11 +196,11 @@ import asyncio
 
 
 async def write_with_retry(sink, batch, retries, delay, sleep=asyncio.sleep):
-    """Write ``batch`` to ``sink``, trying again after {{ErrUnavailable}}.
+    """Write ``batch`` to ``sink``; returns the sink's receipt.
 
-    ``retries`` counts the attempts *after* the first one, so a batch is tried
-    at most ``retries + 1`` times; the pause before try ``n + 1`` is
-    ``delay * n`` seconds.  The last error is raised when every try failed.
+    ``retries`` counts the attempts *after* the first one (``retries`` and
+    ``delay`` come from the writer's settings).  The last {{ErrUnavailable}}
+    is raised when none of the attempts went through.
     """
     {{[}}
     last_error = None
@@ -228,8 +228,8 @@ logger = logging.getLogger(__name__)
 class {{WriterCls}}:
     """Collects {{events_h}} and archives them in batches of ``max_batch``.
 
-    ``close()`` archives whatever is still buffered; after it returns every
-    recorded {{event_h}} is in the archive.
+    Duplicates are counted and skipped; a batch the archive keeps refusing is
+    kept in ``dead_letters`` for a later replay.
     """
 
     def __init__(self, sink, settings, sleep=asyncio.sleep):
@@ -285,7 +285,7 @@ class {{WriterCls}}:
         return receipt
 
     async def close(self):
-        """Archive what is left and refuse further {{events_h}}; returns the number written."""
+        """Shut the writer down; returns the number of {{events_h}} written."""
         if self._closed:
             return self.written
         {{[}}

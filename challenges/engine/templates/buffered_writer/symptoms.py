@@ -57,4 +57,13 @@ def attach(ctx: BuildContext, bug: Bug) -> Bug:
             log="archive write rejected (no further attempts)",
             intermittent=True,
         )
-    return replace(bug, symptom=symptom)
+    return replace(bug, symptom=symptom, invariant=_INVARIANT[bug.site if bug.site == "final_flush" else "retry"])
+
+
+# How the writer's comments and README would give the fault away: the close contract for the
+# final flush, the back-off between tries for the retry helper.
+_INVARIANT = {
+    "final_flush": ("after it returns every", "once it has resolved every", "whatever is still buffered",
+                    "archives whatever is left", "archive what is left", "archives what is left"),
+    "retry": ("the pause before try", "trying again after", "waits between tries", "pausing between tries"),
+}

@@ -74,7 +74,7 @@ class JobScheduler(Template):
         fact_tokens=(FactToken("{{fact_gold}}"),),
         description="Ready jobs are handed out by priority, ties in readiness order, each to exactly one "
         "worker; either the heap tie-break or the locked re-check of a claim is broken.",
-        version="2",
+        version="3",
     )
 
     def accepts(self, lex) -> bool:
@@ -272,7 +272,7 @@ class JobScheduler(Template):
         sites = {
             "rank": src.RANK,
             "sequence": src.SEQUENCE_GOLD,
-            "init_extra": "",
+            "init_extra": src.INIT_COUNTER,
             "pop_extra": "",
             "fast_path": src.FAST_PATH,
             "recheck": src.RECHECK_GOLD,
@@ -280,12 +280,21 @@ class JobScheduler(Template):
             "complete_notify": src.COMPLETE_NOTIFY,
             "duplicate_completion": src.DUPLICATE_COMPLETION,
         }
+        if ctx.py:
+            sites["queue_import"] = src.QUEUE_IMPORT
         if ctx.level == "utility":
+            # The faulty queue never had a counter: the fix brings it, so nothing unused sits
+            # beside the faulty line.
             sites["sequence"] = src.SEQUENCE_FAULTY
+            sites["init_extra"] = ""
+            gold_sites = {"sequence": src.SEQUENCE_GOLD, "init_extra": src.INIT_COUNTER}
+            if ctx.py:
+                sites["queue_import"] = ""
+                gold_sites["queue_import"] = src.QUEUE_IMPORT
             gold_text = src.SEQUENCE_GOLD
             bug = Bug(
                 site="sequence",
-                gold=Fix("gold", {"sequence": src.SEQUENCE_GOLD}, "Number entries from a monotonic counter."),
+                gold=Fix("gold", gold_sites, "Number entries from a monotonic counter."),
                 alternatives=(
                     Fix("own-counter", {"sequence": src.SEQUENCE_ALT_OWN, "init_extra": src.INIT_ALT_OWN},
                         "Count pushes in an attribute of the queue."),
@@ -378,10 +387,9 @@ class JobScheduler(Template):
                    f"{human(lex.noun('owner', True))}...) by priority, respecting dependencies between them.")
         sections = [(
             "Scheduling guarantees",
-            "Ready jobs are handed out highest priority first; among equal priorities, the job that "
-            "became ready first goes first. A job becomes ready when every job it depends on is done; "
-            "if one fails, everything downstream is cancelled. Each job is claimed by exactly one "
-            "worker, even when several workers race for it. Completion listeners run after the "
+            "Ready jobs are handed out highest priority first. A job becomes ready when every job it "
+            "depends on is done; if one fails, everything downstream is cancelled. Several workers "
+            "may ask for work at the same time. Completion listeners run after the "
             f"scheduler {'mutex' if ctx.js else 'lock'} is released and may submit follow-up work; a repeated "
             "completion report "
             "from the same worker is ignored.",

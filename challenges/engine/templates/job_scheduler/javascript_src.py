@@ -71,7 +71,7 @@ MODELS = """'use strict';
 
 const PENDING = 'pending'; // waiting for dependencies
 const READY = 'ready'; // queued, any worker may claim it
-const RUNNING = 'running'; // claimed by exactly one worker
+const RUNNING = 'running'; // taken by a worker
 const DONE = 'done';
 const FAILED = 'failed';
 const CANCELLED = 'cancelled'; // a dependency failed or the job was withdrawn
@@ -105,10 +105,10 @@ module.exports = { PENDING, READY, RUNNING, DONE, FAILED, CANCELLED, makeJob, jo
 _QUEUE_DOC = """'use strict';
 
 /**
- * The queue of jobs that are ready to run: highest priority first, equal
- * priorities in the order they became ready.  Entries are
- * `[rank, sequence, key]` triples kept sorted; removal is lazy: discarding
- * only forgets a key, and popping skips entries whose key was forgotten.
+ * The queue of jobs that are ready to run, highest priority first.  Entries
+ * are `[rank, sequence, key]` triples kept sorted; removal is lazy:
+ * discarding only forgets a key, and popping skips entries whose key was
+ * forgotten.
  */
 
 """
@@ -127,7 +127,6 @@ class ReadyQueue {
   constructor() {
     this._entries = [];
     this._live = new Set();
-    this._counter = 0;
     {{!init_extra}}
   }
 
@@ -212,7 +211,6 @@ function makeReadyQueue() {
   return {
     entries: [],
     live: new Set(),
-    counter: 0,
     {{!init_extra}}
   };
 }
@@ -518,11 +516,11 @@ class {{SchedulerCls}} {
 
   /**
    * Take the ready job `key` for `worker`.  Resolves to the job, or to null
-   * when it is not (or no longer) ready -- another worker may have been faster.
+   * when it cannot be taken.
    */
   async claim(key, worker) {
     const job = this._get(key);
-    // Cheap early exit for jobs that are visibly taken; decided under the mutex below.
+    // Cheap early exit for jobs that are visibly taken.
     {{!fast_path}}
     await this._tracer.claimAttempt(key, worker);
     const claimed = await this._mutex.run(() => {
@@ -812,6 +810,8 @@ RANK = "const rank = -job.priority;"
 RANK_NAIVE = "const rank = job.priority;"
 
 SEQUENCE_GOLD = "const sequence = this._counter++;"
+# The tie-break counter exists only where the push takes its sequence from it.
+INIT_COUNTER = "this._counter = 0;"
 SEQUENCE_FAULTY = "const sequence = this._entries.length;"
 SEQUENCE_ALT_OWN = """this._pushed += 1;
 const sequence = this._pushed;"""
@@ -821,6 +821,7 @@ INIT_ALT_COUNTED = "this._popped = 0;"
 POP_ALT_COUNTED = "this._popped += 1;"
 
 SEQUENCE_GOLD_P = "const sequence = queue.counter++;"
+INIT_COUNTER_P = "counter: 0,"
 SEQUENCE_FAULTY_P = "const sequence = queue.entries.length;"
 SEQUENCE_ALT_OWN_P = """queue.pushed += 1;
 const sequence = queue.pushed;"""

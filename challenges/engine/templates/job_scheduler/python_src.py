@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 
 PENDING = "pending"  # waiting for dependencies
 READY = "ready"  # queued, any worker may claim it
-RUNNING = "running"  # claimed by exactly one worker
+RUNNING = "running"  # taken by a worker
 DONE = "done"
 FAILED = "failed"
 CANCELLED = "cancelled"  # a dependency failed
@@ -87,11 +87,11 @@ class Job:
 READY_QUEUE = '''"""The queue of jobs that are ready to run."""
 
 import heapq
-import itertools
+{{!queue_import}}
 
 
 class ReadyQueue:
-    """Ready jobs, highest priority first; equal priorities in the order they became ready.
+    """Ready jobs, highest priority first.
 
     Entries are ``(rank, sequence, key)`` tuples on a binary min-heap.
     Removal is lazy: ``discard`` only forgets a key, and ``pop`` skips heap
@@ -101,7 +101,6 @@ class ReadyQueue:
     def __init__(self):
         self._heap = []
         self._live = set()
-        self._counter = itertools.count()
         {{!init_extra}}
 
     def __len__(self):
@@ -146,14 +145,14 @@ class ReadyQueue:
 
 READY_QUEUE_PROCEDURAL = '''"""The queue of jobs that are ready to run, as functions over a ``ReadyQueue`` record.
 
-Ready jobs come out highest priority first; equal priorities in the order
-they became ready.  Entries are ``(rank, sequence, key)`` tuples on a binary
-min-heap.  Removal is lazy: ``discard_ready`` only forgets a key, and
-``pop_ready`` skips heap entries whose key has been forgotten.
+Ready jobs come out highest priority first.  Entries are ``(rank, sequence,
+key)`` tuples on a binary min-heap.  Removal is lazy: ``discard_ready`` only
+forgets a key, and ``pop_ready`` skips heap entries whose key has been
+forgotten.
 """
 
 import heapq
-import itertools
+{{!queue_import}}
 from dataclasses import dataclass, field
 
 
@@ -161,7 +160,6 @@ from dataclasses import dataclass, field
 class ReadyQueue:
     heap: list = field(default_factory=list)
     live: set = field(default_factory=set)
-    counter: itertools.count = field(default_factory=itertools.count)
     {{!init_extra}}
 
 
@@ -374,8 +372,7 @@ class {{SchedulerCls}}:
     def claim(self, key, worker):
         """Take the ready job ``key`` for ``worker``.
 
-        Returns the job, or ``None`` when it is not (or no longer) ready --
-        another worker may have taken it first.
+        Returns the job, or ``None`` when it cannot be taken.
         """
         job = self.job(key)
         # Cheap early exit for jobs that are visibly taken.
@@ -622,6 +619,9 @@ RANK = "rank = -job.priority"
 RANK_NAIVE = "rank = job.priority"
 
 SEQUENCE_GOLD = "sequence = next(self._counter)"
+# The tie-break counter exists only where the push takes its sequence from it.
+QUEUE_IMPORT = "import itertools"
+INIT_COUNTER = "self._counter = itertools.count()"
 SEQUENCE_FAULTY = "sequence = len(self._heap)"
 SEQUENCE_ALT_OWN = """self._pushed += 1
 sequence = self._pushed"""
@@ -662,6 +662,7 @@ DUPLICATE_COMPLETION = """if job.state == DONE and job.worker == worker:
 
 # Procedural spellings of the queue sites (a record and functions instead of a class).
 SEQUENCE_GOLD_P = "sequence = next(queue.counter)"
+INIT_COUNTER_P = "counter: itertools.count = field(default_factory=itertools.count)"
 SEQUENCE_FAULTY_P = "sequence = len(queue.heap)"
 SEQUENCE_ALT_OWN_P = """queue.pushed += 1
 sequence = queue.pushed"""

@@ -40,4 +40,9 @@ def attach(ctx: BuildContext, bug: Bug) -> Bug:
             log="job waited longer than expected",
             intermittent=True,
         )
-    return replace(bug, symptom=symptom, invariant=("decided under the lock", "under the lock below"))
+    # How the scheduler's comments and README would give either fault away: the locked
+    # re-check of a claim, and the readiness order among equal priorities.
+    return replace(bug, symptom=symptom, invariant=(
+        "decided under the lock", "under the lock below", "decided under the mutex", "under the mutex below",
+        "no longer) ready", "may have taken it first", "may have been faster", "claimed by exactly one worker",
+        "in the order they became ready", "became ready first goes first"))

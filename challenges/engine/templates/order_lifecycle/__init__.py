@@ -75,6 +75,7 @@ class OrderLifecycle(Template):
         fact_tokens=(FactToken("{{fact_gold}}"),),
         description="Records move through the lexicon's lifecycle and may be cancelled only before "
         "the commit point; a missing guard or a wrong table row lets committed records be cancelled.",
+        version="2",
     )
 
     def accepts(self, lex) -> bool:
@@ -386,9 +387,8 @@ class OrderLifecycle(Template):
         flow = " → ".join(statuses)
         sections = [(
             "Lifecycle",
-            f"{nm['entities_h'].capitalize()} move forward one step at a time: {flow}. Until a {nm['entity_h']} "
-            f"reaches `{statuses[k]}` it may be cancelled (`{nm['cancelled']}`); from `{statuses[k]}` "
-            f"on it is committed and can only move forward. The {nm['owner_h']} is charged when a "
+            f"{nm['entities_h'].capitalize()} move forward one step at a time: {flow}, or are cancelled "
+            f"(`{nm['cancelled']}`); from `{statuses[k]}` on one can no longer be renamed. The {nm['owner_h']} is charged when a "
             f"{nm['entity_h']} becomes `{statuses[1]}` and refunded if it is cancelled afterwards. "
             "Cancelling twice is harmless.",
         )]

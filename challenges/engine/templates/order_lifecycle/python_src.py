@@ -45,10 +45,9 @@ class {{ErrConflict}}({{Base}}Error):
 
 LIFECYCLE = '''"""The {{entity_h}} lifecycle: which {{status_h}} may follow which.
 
-A {{entity_h}} moves forward one step at a time through ``STATUSES``.  While
-it is in one of the early statuses it may also be cancelled; from
-``{{commit_status}}`` on it is committed and can only move forward.
-``{{final_status}}`` and ``{{cancelled}}`` are terminal.
+A {{entity_h}} moves one step at a time through ``STATUSES`` or is set
+aside as ``{{cancelled}}``; the table below is the single place that lists
+the moves.  ``{{final_status}}`` and ``{{cancelled}}`` are terminal.
 """
 
 {{imports}}
@@ -58,7 +57,7 @@ CANCELLED = "{{cancelled}}"
 INITIAL_STATUS = STATUSES[0]
 # The {{status_h}} in which the {{owner_h}} is charged for the {{entity_h}}.
 CHARGED_FROM = STATUSES[1]
-# From here on a {{entity_h}} is committed: no cancelling, no edits.
+# From here on a {{entity_h}} can no longer be renamed.
 COMMITTED = frozenset(STATUSES[{{commit_index}}:])
 TERMINAL = frozenset({STATUSES[-1], CANCELLED})
 
@@ -102,10 +101,9 @@ class {{Entity}}Lifecycle:
 
 LIFECYCLE_PROCEDURAL = '''"""The {{entity_h}} lifecycle: which {{status_h}} may follow which.
 
-A {{entity_h}} moves forward one step at a time through ``STATUSES``.  While
-it is in one of the early statuses it may also be cancelled; from
-``{{commit_status}}`` on it is committed and can only move forward.
-``{{final_status}}`` and ``{{cancelled}}`` are terminal.
+A {{entity_h}} moves one step at a time through ``STATUSES`` or is set
+aside as ``{{cancelled}}``; the table below is the single place that lists
+the moves.  ``{{final_status}}`` and ``{{cancelled}}`` are terminal.
 """
 
 {{imports}}
@@ -115,7 +113,7 @@ CANCELLED = "{{cancelled}}"
 INITIAL_STATUS = STATUSES[0]
 # The {{status_h}} in which the {{owner_h}} is charged for the {{entity_h}}.
 CHARGED_FROM = STATUSES[1]
-# From here on a {{entity_h}} is committed: no cancelling, no edits.
+# From here on a {{entity_h}} can no longer be renamed.
 COMMITTED = frozenset(STATUSES[{{commit_index}}:])
 TERMINAL = frozenset({STATUSES[-1], CANCELLED})
 
@@ -399,10 +397,10 @@ class {{RepoCls}}:
 
 SERVICE = '''"""{{Entity_h}} workflow: creating, advancing, cancelling and editing.
 
-Every move goes through the lifecycle table, is stored with a new version,
-recorded in the {{entity_h}}'s history and published to the outbox.  The
-{{owner_h}} is charged when a {{entity_h}} reaches ``CHARGED_FROM`` and refunded
-if it is cancelled after that.
+Every move is stored with a new version, recorded in the {{entity_h}}'s
+history and published to the outbox.  The {{owner_h}} is charged when a
+{{entity_h}} reaches ``CHARGED_FROM`` and refunded if it is cancelled after
+that.
 """
 
 import logging

@@ -40,4 +40,7 @@ def attach(ctx: BuildContext, bug: Bug) -> Bug:
             guess="a double click in the back office",
             log=f"refund issued for {entity} in late stage",
         )
-    return replace(bug, symptom=symptom)
+    # How the lifecycle's comments and README would give either fault away.
+    return replace(bug, symptom=symptom, invariant=(
+        "can only move forward", "may also be cancelled", "no cancelling", "goes through the lifecycle table",
+        "it may be cancelled", "it is committed and"))

@@ -77,6 +77,7 @@ class RetryingClient(Template):
         fact_tokens=(FactToken("{{fact_gold}}"),),
         description="Calls to a remote registry are retried on transient failures; the retry "
         "budget or the decision which failures may be repeated is wrong.",
+        version="2",
     )
 
     def accepts(self, lex) -> bool:
@@ -196,11 +197,9 @@ class RetryingClient(Template):
                    f"retries, backoff and a batch importer.")
         sections = [(
             "Retries",
-            "Calls that fail because the registry could not be reached are sent again, up to "
-            "`max_attempts` attempts in total, waiting `base_delay * multiplier ** (n - 1)` seconds "
-            "(at most `max_delay`) before retry `n`. A call that timed out may already have been "
-            "applied by the registry, so it is only sent again when that is safe: reads, updates, "
-            "deletes, and creates that carry an idempotency key. Answers from the registry "
+            "Calls that fail because the registry could not be reached are sent again with an "
+            "exponential back-off: `base_delay` seconds, growing by `multiplier` and capped at "
+            "`max_delay`; `max_attempts` bounds how often a call is tried. Answers from the registry "
             "(not found, conflict, invalid) are never retried.",
         )]
         return Blueprint(
@@ -219,7 +218,7 @@ class RetryingClient(Template):
                 "transport = InMemoryTransport()\n"
                 "client = build_client(transport)\n"
                 f"record = client.{nm['fn_create']}(\"{nm['owner_a']}\", \"{nm['label_a']}\", 3, "
-                f"idempotency_key=\"{nm['batch']}:0\")\n"
+                f"idempotency_key=\"{nm['batch']}-manual\")\n"
                 f"report = {nm['ImporterCls']}(client, \"{nm['batch']}\").run(rows)\n"
                 "```"
             )
@@ -228,7 +227,7 @@ class RetryingClient(Template):
             "const transport = new InMemoryTransport();\n"
             "const client = buildClient(transport);\n"
             f"const record = await client.{nm['fn_create']}('{nm['owner_a']}', '{nm['label_a']}', 3, "
-            f"'{nm['batch']}:0');\n"
+            f"'{nm['batch']}-manual');\n"
             f"const report = await new {nm['ImporterCls']}(client, '{nm['batch']}').run(rows);\n"
             "```"
         )

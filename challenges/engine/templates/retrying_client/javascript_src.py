@@ -245,11 +245,11 @@ RETRY = """'use strict';
 const sleepSeconds = (seconds) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
 
 /**
- * Calls `send(request)` until it succeeds or the policy runs out.
+ * Calls `send(request)` under a retry policy, sleeping between attempts.
  *
  * Only `TransientError` is ever retried, and only when `shouldRetry` agrees;
- * every other error propagates at once.  When the last permitted attempt
- * fails, `RetriesExhausted` is thrown with that failure as its `cause`.
+ * every other error propagates at once.  Giving up throws `RetriesExhausted`
+ * with the last failure as its `cause`.
  */
 class Retrier {
   constructor(policy, shouldRetry, sleep = sleepSeconds, logger = null) {
@@ -306,12 +306,11 @@ RETRY_FUNCTIONAL = """'use strict';
 const sleepSeconds = (seconds) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
 
 /**
- * Wrap `send` so that it is called again until it succeeds or `policy` runs
- * out.  Only `TransientError` is ever retried, and only when `shouldRetry`
- * agrees; every other error propagates at once.  When the last permitted
- * attempt fails, `RetriesExhausted` is thrown with that failure as its
- * `cause`.  The wrapper's `stats` property counts calls, retries and seconds
- * slept.
+ * Wrap `send` in the retry `policy`, sleeping between attempts.  Only
+ * `TransientError` is ever retried, and only when `shouldRetry` agrees; every
+ * other error propagates at once.  Giving up throws `RetriesExhausted` with
+ * the last failure as its `cause`.  The wrapper's `stats` property counts
+ * calls, retries and seconds slept.
  */
 function retrying(send, policy, shouldRetry, sleep = sleepSeconds, logger = null) {
   const stats = { calls: 0, retries: 0, slept: 0 };
@@ -475,9 +474,7 @@ CLIENT = """'use strict';
  * Client of the remote {{entity_h}} registry.
  *
  * {{retry_doc}}  Whether a failed call may be sent again is
- * decided here, next to the protocol: a request that never reached the
- * registry is always safe to repeat; one that timed out may already have been
- * applied and is only repeated when repeating cannot apply it twice.
+ * decided here, next to the protocol, rather than in the retry helper.
  */
 
 {{imports}}
@@ -581,12 +578,10 @@ class ImportReport {
 }
 
 /**
- * Registers every row of a batch exactly once.
+ * Registers the rows of a batch with the registry and reports each outcome.
  *
- * Each row is sent with an idempotency key derived from the batch and the row
- * number, so a row whose response was lost can be sent again safely and a
- * batch can be re-run after a partial failure.  A row the registry already
- * holds (same {{owner_h}} and {{label_h}}) is skipped, not failed.
+ * A row the registry already holds (same {{owner_h}} and {{label_h}}) is
+ * skipped, not failed; failed rows can be sent again with `retryFailed`.
  */
 class {{ImporterCls}} {
   constructor(client, batch, logger = null) {
@@ -596,7 +591,7 @@ class {{ImporterCls}} {
   }
 
   {{[}}
-  /** The idempotency key of `row`: one per batch and row position. */
+  /** The idempotency key sent with `row`. */
   rowKey(rowNumber, row) {
     {{!row_key}}
   }

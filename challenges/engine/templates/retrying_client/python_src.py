@@ -209,12 +209,11 @@ logger = logging.getLogger(__name__)
 
 
 class Retrier:
-    """Calls ``send(request)`` until it succeeds or the policy runs out.
+    """Calls ``send(request)`` under a retry policy, sleeping between attempts.
 
     Only ``TransientError`` is ever retried, and only when ``should_retry``
-    agrees; every other error propagates at once.  When the last permitted
-    attempt fails, ``RetriesExhausted`` is raised with that failure as its
-    cause.
+    agrees; every other error propagates at once.  Giving up raises
+    ``RetriesExhausted`` with the last failure as its cause.
     """
 
     def __init__(self, policy, should_retry, sleep=time.sleep):
@@ -262,13 +261,12 @@ logger = logging.getLogger(__name__)
 
 
 def retrying(send, policy, should_retry, sleep=time.sleep):
-    """Wrap ``send`` so that it is called again until it succeeds or ``policy`` runs out.
+    """Wrap ``send`` in the retry ``policy``, sleeping between attempts.
 
     Only ``TransientError`` is ever retried, and only when ``should_retry``
-    agrees; every other error propagates at once.  When the last permitted
-    attempt fails, ``RetriesExhausted`` is raised with that failure as its
-    cause.  The wrapper's ``stats`` attribute counts calls, retries and
-    seconds slept.
+    agrees; every other error propagates at once.  Giving up raises
+    ``RetriesExhausted`` with the last failure as its cause.  The wrapper's
+    ``stats`` attribute counts calls, retries and seconds slept.
     """
     stats = {"calls": 0, "retries": 0, "slept": 0.0}
 
@@ -395,9 +393,7 @@ class InMemoryTransport:
 CLIENT = '''"""Client of the remote {{entity_h}} registry.
 
 {{retry_doc}}  Whether a failed call may be sent
-again is decided here, next to the protocol: a request that never reached the
-registry is always safe to repeat; one that timed out may already have been
-applied and is only repeated when repeating cannot apply it twice.
+again is decided here, next to the protocol, rather than in the retry helper.
 """
 
 {{imports}}
@@ -518,12 +514,10 @@ class ImportReport:
 
 
 class {{ImporterCls}}:
-    """Registers every row of a batch exactly once.
+    """Registers the rows of a batch with the registry and reports each outcome.
 
-    Each row is sent with an idempotency key derived from the batch and the
-    row number, so a row whose response was lost can be sent again safely and
-    a batch can be re-run after a partial failure.  A row the registry already
-    holds (same {{owner_h}} and {{label_h}}) is skipped, not failed.
+    A row the registry already holds (same {{owner_h}} and {{label_h}}) is
+    skipped, not failed; failed rows can be sent again with ``retry_failed``.
     """
 
     def __init__(self, client, batch):
@@ -532,7 +526,7 @@ class {{ImporterCls}}:
 
     {{[}}
     def row_key(self, row_number, row):
-        """The idempotency key of ``row``: one per batch and row position."""
+        """The idempotency key sent with ``row``."""
         {{!row_key}}
 
     def run(self, rows):
@@ -558,7 +552,7 @@ class {{ImporterCls}}:
             report.created.append(record.{{id_f}})
 
     def retry_failed(self, rows, report):
-        """Send again the rows that failed in ``report``; keys are reused, so nothing is doubled."""
+        """Send again the rows that failed in ``report``; returns a new report."""
         again = ImportReport(created=list(report.created), skipped=list(report.skipped))
         for row_number, _code in report.failed:
             self._import(rows[row_number], row_number, again)

@@ -57,4 +57,15 @@ def attach(ctx: BuildContext, bug: Bug) -> Bug:
             log="request timed out; retrying",
             intermittent=True,
         )
-    return replace(bug, symptom=symptom)
+    return replace(bug, symptom=symptom, invariant=_INVARIANT.get(bug.site, _INVARIANT["timeout_retry"]))
+
+
+# How the client's comments and README would give each fault away.
+_INVARIANT = {
+    "row_key": ("batch and row position", "derived from the batch and the row", "every row of a batch exactly once",
+                "nothing is doubled", "keys are reused"),
+    "give_up": ("last permitted attempt", "attempts in total", "until it succeeds or the policy runs out",
+                "until it succeeds or policy runs out"),
+    "timeout_retry": ("cannot apply it twice", "may already have been applied", "only sent again when that is safe",
+                      "creates that carry an idempotency key", "always safe to repeat"),
+}

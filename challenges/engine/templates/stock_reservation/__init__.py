@@ -236,6 +236,7 @@ class StockReservation(Template):
         red_herrings=("misleading-log", "misleading-test", "suspicious-commit"),
         description="Parallel requests must never hold more of a resource than its capacity; "
         "holds lapse at their expiry instant.",
+        version="2",
     )
 
     def accepts(self, lex) -> bool:
@@ -403,8 +404,7 @@ class StockReservation(Template):
             "Holds",
             f"A hold sets aside {q_u} of one {r_h} for {nm['a_entity_h']}. It counts against the "
             f"{nm['cap_h']} from the moment it is placed until it is released or, if it was never "
-            f"confirmed, until its expiry instant `hold_ttl_seconds` later. The holds on a {r_h} never "
-            f"add up to more than its {nm['cap_h']}, however many requests arrive at once.",
+            f"confirmed, until its expiry instant `hold_ttl_seconds` later.",
         )]
         if ctx.py:
             usage = ("```python\n"

@@ -277,10 +277,8 @@ REPOSITORY = """'use strict';
  * Storage of {{resources_h}} and their holds.
  *
  * Every call is asynchronous and costs a round trip, as it would against a
- * real store, so other requests run between one call and the next. Reads take
- * no lock; anything that must not interleave with other writers on the same
- * {{resource_h}} -- above all checking free {{cap_h}} and then placing a hold --
- * runs inside `locked(code, work)`.
+ * real store. Reads take no lock; `locked(code, work)` runs `work` holding
+ * one lock per {{resource_h}}.
  */
 
 {{imports}}
@@ -490,7 +488,7 @@ SERVICE = """'use strict';
 
 {{imports}}
 
-/** Places and settles holds; safe to call for many requests at once. */
+/** Places and settles holds on {{resources_h}}. */
 class {{SvcCls}} {
   constructor({ repository, events, settings, clock, logger = console }) {
     this._repository = repository;
@@ -523,7 +521,7 @@ class {{SvcCls}} {
     });
   }
 
-  /** Free {{cap_h}} right now -- a snapshot for display, not a promise. */
+  /** Free {{cap_h}} right now. */
   async available(code) {
     const record = await this._repository.get{{Resource}}(code);
     return this._free(record, this._clock.now());
@@ -547,8 +545,7 @@ class {{SvcCls}} {
 
   /**
    * Set aside `{{qty_f}}` of `code` for `{{ref_f}}`. Rejects with {{ErrExhausted}}
-   * when less than `{{qty_f}}` is free; never lets the holds on {{a_resource_h}}
-   * add up to more than its {{cap_h}}.
+   * when less than `{{qty_f}}` is free.
    */
   async {{fn_hold}}(code, {{ref_f}}, {{qty_f}}) {
     this._validate{{QtyF}}({{qty_f}});

@@ -196,10 +196,8 @@ def load_settings(path=None):
 REPOSITORY = '''"""In-memory storage of {{resources_h}} and their holds.
 
 Reads (``get_{{resource}}``, ``holds_for``, ``held_{{qty_f}}``) take no lock: every
-write replaces whole immutable records, so a reader always sees a consistent
-snapshot, if possibly a slightly old one.  Anything that must not interleave with
-other writers on the same {{resource_h}} -- above all checking free {{cap_h}} and
-then placing a hold -- runs inside ``locked(code)``.
+write replaces whole immutable records.  ``locked(code)`` hands out one
+re-entrant lock per {{resource_h}}.
 """
 
 import itertools
@@ -374,7 +372,7 @@ logger = logging.getLogger(__name__)
 
 
 class {{SvcCls}}:
-    """Places and settles holds; safe to call from several threads at once."""
+    """Places and settles holds on {{resources_h}}."""
 
     def __init__(self, repository, events, settings, clock):
         self._repository = repository
@@ -399,7 +397,7 @@ class {{SvcCls}}:
             return self._repository.save_{{resource}}({{Resource}}(record.code, {{cap_f}}))
 
     def available(self, code):
-        """Free {{cap_h}} right now -- a snapshot for display, not a promise."""
+        """Free {{cap_h}} right now."""
         record = self._repository.get_{{resource}}(code)
         return self._free(record, self._clock.now())
 
@@ -420,8 +418,7 @@ class {{SvcCls}}:
     def {{fn_hold}}(self, code, {{ref_f}}, {{qty_f}}):
         """Set aside ``{{qty_f}}`` of ``code`` for ``{{ref_f}}``.
 
-        Raises {{ErrExhausted}} when less than ``{{qty_f}}`` is free; never lets
-        the holds on {{a_resource_h}} add up to more than its {{cap_h}}.
+        Raises {{ErrExhausted}} when less than ``{{qty_f}}`` is free.
         """
         self._validate_{{qty_f}}({{qty_f}})
         record = self._repository.get_{{resource}}(code)

@@ -24,4 +24,8 @@ def attach(ctx: BuildContext, bug: Bug) -> Bug:
         log="held quantity exceeds capacity",
         intermittent=True,
     )
-    return replace(bug, symptom=symptom, invariant=("decided under the lock", "under the lock below"))
+    # How the storage and service comments and the README would give the fault away.
+    return replace(bug, symptom=symptom, invariant=(
+        "decided under the lock", "under the lock below", "must not interleave", "checking free",
+        "never lets the holds", "however many requests arrive at once", "several threads at once",
+        "many requests at once", "not a promise", "slightly old one", "other requests run between"))
