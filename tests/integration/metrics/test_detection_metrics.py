@@ -68,7 +68,8 @@ def test_a_case_counts_as_detection_and_gives_the_time_to_detect(scene):
     signal = SubmissionSignal.objects.create(submission=subs["ring"], kind="convergence", source="realtime",
                                              value=0.1, reason="weak")
     (case,) = case_open_from_signals(signals=[signal], level=ContaminationCase.Level.INVESTIGATE,
-                                     reason="copy ring suspected", actor_label="test")
+                                     reason="copy ring suspected", actor_label="test",
+                                     source=ContaminationCase.Source.STAFF)
     assert value("detection_rate", week).numerator == 3
     mttd = value("mean_time_to_detect", week)
     assert mttd.denominator == 1 and mttd.value == pytest.approx(case.time_to_detect_seconds / 3600)
@@ -131,3 +132,17 @@ def test_weekly_report_has_a_value_for_every_primary_metric_and_the_case_section
     checklists_ensure()
     item = Checklist.objects.get(cadence="daily").items.get(key="review_level2_flags")
     assert item.state == ChecklistItem.State.FAILED and item.evidence["past_deadline"] == 1
+
+
+def test_a_case_about_a_challenge_does_not_detect_the_solvers_whose_own_signals_only_logged(scene):
+    _, _, subs = scene
+    week = period_of(WEEK, timezone.now())
+    before = value("false_positive_rate", week).numerator
+    weak = SubmissionSignal.objects.create(submission=subs["honest-a"], kind="solve_time", source="realtime",
+                                           value=0.3, reason="quick, within the log band")
+    strong = SubmissionSignal.objects.create(submission=subs["ring"], kind="canonical_match", source="realtime",
+                                             value=0.9, reason="textbook fix")
+    case_open_from_signals(signals=[weak, strong], level=ContaminationCase.Level.INVESTIGATE,
+                           reason="instance under investigation", actor_label="test")
+    assert value("false_positive_rate", week).numerator == before
+    assert value("detection_rate", week).numerator == 3
