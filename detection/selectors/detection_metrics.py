@@ -17,8 +17,6 @@ from collections import defaultdict
 from statistics import fmean, median
 from typing import Any
 
-from django.db.models import Q
-
 from core.config import config_value
 from detection.metrics import MONTHLY, WEEKLY, Bounds, Measurement, Metric, Period, Source, ratio, register
 from detection.metrics.figures import histogram
@@ -56,14 +54,12 @@ def planted_units(period: Period | None = None, *, run_id: int | None = None) ->
     for submission_id, kind in SubmissionSignal.objects.filter(
             submission_id__in=ids, value__gte=signal_min).values_list("submission_id", "kind"):
         fired[submission_id].add(kind)
-    # A case counts for the submissions whose own signals in it reached the flag threshold, or
-    # that staff put in it: a case about a challenge also lists the solvers whose composite
-    # only logged, and they were not detected.
-    links = ContaminationCase.signals.through.objects.filter(
-        submissionsignal__submission_id__in=ids, contaminationcase__level__gte=ContaminationCase.Level.INVESTIGATE)
-    in_case = set(links.filter(Q(submissionsignal__value__gte=signal_min)
-                               | Q(contaminationcase__source=ContaminationCase.Source.STAFF))
-                  .values_list("submissionsignal__submission_id", flat=True))
+    # Detection is the platform's decision about this agent's own work: its composite (which the
+    # post-bout batch raises for copy pairs and pasted code) or staff putting it in a case. An
+    # automatic case about a challenge also lists the solvers whose composite only logged.
+    in_case = set(ContaminationCase.submissions.through.objects.filter(
+        submission_id__in=ids, contaminationcase__level__gte=ContaminationCase.Level.INVESTIGATE,
+        contaminationcase__source=ContaminationCase.Source.STAFF).values_list("submission_id", flat=True))
     units: dict[tuple[int, int], dict[str, Any]] = {}
     for pk, agent_id, challenge_id in rows:
         unit = units.setdefault((agent_id, challenge_id), {"kind": kinds[agent_id], "submissions": [],

@@ -134,15 +134,14 @@ def test_weekly_report_has_a_value_for_every_primary_metric_and_the_case_section
     assert item.state == ChecklistItem.State.FAILED and item.evidence["past_deadline"] == 1
 
 
-def test_a_case_about_a_challenge_does_not_detect_the_solvers_whose_own_signals_only_logged(scene):
+def test_an_automatic_case_about_a_challenge_does_not_detect_the_solvers_whose_composite_only_logged(scene):
     _, _, subs = scene
     week = period_of(WEEK, timezone.now())
-    before = value("false_positive_rate", week).numerator
+    before = value("false_positive_rate", week).numerator, value("detection_rate", week).numerator
     weak = SubmissionSignal.objects.create(submission=subs["honest-a"], kind="solve_time", source="realtime",
-                                           value=0.3, reason="quick, within the log band")
+                                           value=0.9, reason="quick, but the composite only logged")
     strong = SubmissionSignal.objects.create(submission=subs["ring"], kind="canonical_match", source="realtime",
                                              value=0.9, reason="textbook fix")
     case_open_from_signals(signals=[weak, strong], level=ContaminationCase.Level.INVESTIGATE,
                            reason="instance under investigation", actor_label="test")
-    assert value("false_positive_rate", week).numerator == before
-    assert value("detection_rate", week).numerator == 3
+    assert (value("false_positive_rate", week).numerator, value("detection_rate", week).numerator) == before
