@@ -51,3 +51,17 @@ def test_counts_agree_with_their_number():
 
     assert [count(n, "point") for n in (0, 1, 2)] == ["0 points", "1 point", "2 points"]
     assert count(1, "attempt") == "1 attempt" and count(3, "entry", "entries") == "3 entries"
+
+
+def test_a_reader_that_leaves_early_gets_no_traceback(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "GAUNTLET_CONFIG_DIR": str(tmp_path)}
+    read, write = os.pipe()
+    os.close(read)  # `gauntlet logout | head -0`: nobody reads what the command prints
+    done = subprocess.run([sys.executable, "-m", "gauntlet_client", "logout"], stdout=write,
+                          stderr=subprocess.PIPE, text=True, env=env, timeout=60)
+    os.close(write)
+    assert done.returncode == cli.EXIT_OK and "Traceback" not in done.stderr, done.stderr

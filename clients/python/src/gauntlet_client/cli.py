@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import getpass
 import json
 import os
@@ -359,7 +360,9 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None, err: T
     args = build_parser().parse_args(argv)
     output = Output(json_mode=args.json, out=out, err=err)
     try:
-        return int(args.handler(args, output))
+        code = int(args.handler(args, output))
+        out.flush()  # a reader that left (`| head -1`) shows here, where it is handled
+        return code
     except ApiError as exc:
         print(f"error: {exc.code}: {exc.message}", file=err)
         if exc.extra:
@@ -374,6 +377,12 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None, err: T
     except KeyboardInterrupt:
         print("interrupted", file=err)
         return 130
+    except BrokenPipeError:
+        # `gauntlet submit | head -1`: the reader left; what was asked has been done. Point
+        # stdout at devnull so the interpreter's final flush does not raise again.
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), out.fileno())
+        return EXIT_OK
 
 
 if __name__ == "__main__":
