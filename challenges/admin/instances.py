@@ -315,9 +315,10 @@ class ChallengeInstanceAdmin(admin.ModelAdmin):
     def statement_shown(self, obj):
         text = instance_statement(obj)
         if text is None:
-            return format_html('<p class="help">No task statement: generated before statements existed. Use the '
-                               '"Backfill task statement" action (or manage.py backfill_statements) to rebuild it '
-                               "from the sealed draw.</p>")
+            return format_html('<p class="help">{}</p>',
+                               'No task statement: generated before statements existed. Use the "Backfill task '
+                               'statement" action (or manage.py backfill_statements) to rebuild it from the sealed '
+                               "draw.")
         return format_html('<pre style="white-space: pre-wrap; max-width: 60em">{}</pre>', text)
 
     @admin.display(description="difficulty")
