@@ -60,7 +60,9 @@ def _cached(key: tuple, compute):
 
 def _instance_parts(instance) -> tuple[dict[str, str], dict[str, Any]]:
     workspace = _cached(("workspace", instance.workspace_sha256), lambda: read_workspace(workspace_tree(instance)))
-    secrets = _cached(("secrets", instance.pk), lambda: instance_secrets(instance))
+    # Keyed by the instance's random public id, not its pk: SQLite reuses the rowid of a deleted
+    # (or rolled-back) last row, and another instance's canaries must never be read for this one.
+    secrets = _cached(("secrets", instance.public_id), lambda: instance_secrets(instance))
     return workspace, secrets
 
 
