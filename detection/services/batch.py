@@ -47,7 +47,8 @@ from detection.analysis import AnalysisError, AnalysisParams, analyse_patches, n
 from detection.batch import expected_rate, solve_rate_anomaly, temporal_cluster, temporal_cluster_given_starts
 from detection.batch.copies import PairRecord, copy_pairs
 from detection.batch_config import anomaly_params, cluster_params, convergence_params, copy_params
-from detection.models import BatchChallengeResult, BatchRun, CompositeScore, SubmissionSignal
+from detection.models import BatchChallengeResult, BatchRun, CompositeScore, ContaminationCase, SubmissionSignal
+from detection.services.cases import case_open_from_signals
 from detection.services.provenance import GOLD_LABEL, provenance_lookup, provenance_platform_refresh
 from detection.services.response import respond_to_composite
 from detection.signals import action_rank
@@ -56,6 +57,11 @@ logger = logging.getLogger(__name__)
 
 TASK = "detection.tasks_batch.batch_run_task"
 SOURCE = SubmissionSignal.Source.BATCH
+# Findings about a challenge rather than about one solver: they open (or raise) a case on
+# the instance — L2 to investigate, L3 to quarantine it — and never raise a solver's composite.
+CHALLENGE_LEVEL = frozenset({"solve_rate_anomaly"})
+CHALLENGE_CASE_LEVEL = {CompositeScore.Action.FLAG: ContaminationCase.Level.INVESTIGATE,
+                        CompositeScore.Action.QUARANTINE: ContaminationCase.Level.QUARANTINE}
 
 
 # --- requesting -------------------------------------------------------------------------------
@@ -346,7 +352,7 @@ def _record_challenge(run: BatchRun, challenge: BoutChallenge, solves: list[Subm
     anomaly, anomaly_finding = _anomaly(challenge, solves, bout)
     temporal, clustered = _temporal(challenge, solves, pool, bout)
     provenance, traced = _provenance(challenge, solves)
-    actions = []
+    actions, challenge_signals = [], []
     for solve in solves:
         per_kind = {"convergence": conv.get(solve.handle), "solve_rate_anomaly": anomaly_finding,
                     "temporal_cluster": clustered.get(solve.handle), "provenance": traced.get(solve.handle)}
@@ -354,11 +360,16 @@ def _record_challenge(run: BatchRun, challenge: BoutChallenge, solves: list[Subm
         for kind, finding in per_kind.items():
             if finding is None:
                 continue
-            SubmissionSignal.objects.update_or_create(
+            signal, _ = SubmissionSignal.objects.update_or_create(
                 submission=solve, kind=kind, source=SOURCE,
                 defaults={"value": finding["value"], "weight": 0.0, "evidence": finding["evidence"],
                           "reason": finding["reason"]},
             )
+            if kind in CHALLENGE_LEVEL:
+                # A finding about the challenge (everyone solved it more often than its tier
+                # predicts) says nothing about this solver: it acts on the instance, below.
+                challenge_signals.append(signal)
+                continue
             if action_rank(finding["action"]) > 0:
                 reasons.append(f"{kind}: {finding['reason']}")
                 if action_rank(finding["action"]) > action_rank(worst):
@@ -366,6 +377,12 @@ def _record_challenge(run: BatchRun, challenge: BoutChallenge, solves: list[Subm
         taken = _escalate(solve, worst, reasons, {k: (f or {}).get("action") for k, f in per_kind.items()})
         if taken:
             actions.append(taken)
+    level = CHALLENGE_CASE_LEVEL.get(anomaly_finding["action"]) if anomaly_finding else None
+    if level is not None and challenge_signals:
+        case_open_from_signals(signals=challenge_signals, level=level, source=ContaminationCase.Source.BATCH,
+                               reason=f"solve-rate anomaly on {challenge.handle}: {anomaly_finding['reason']}",
+                               actor_label="post-bout batch")
+        actions.append({"challenge": challenge.handle, "case_level": int(level), "reason": anomaly_finding["reason"]})
     if convergence.get("investigate"):
         audit_event_record(verb="detection.convergence_investigation", target=challenge,
                            actor_label="post-bout batch", after={"run": run.pk, "score": convergence["score"],

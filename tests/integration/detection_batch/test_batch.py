@@ -19,7 +19,7 @@ from competition.models import Attempt, Bout, BoutChallenge, Score, Submission
 from competition.services.bouts import bout_transition
 from core.models import AuditEvent
 from core.services import config_set
-from detection.models import BatchChallengeResult, BatchRun, CompositeScore, SubmissionSignal
+from detection.models import BatchChallengeResult, BatchRun, CompositeScore, ContaminationCase, SubmissionSignal
 from detection.services.batch import batch_run_execute, batch_run_now
 from detection.services.provenance import provenance_import
 from tests import factories
@@ -177,9 +177,19 @@ def test_solve_rate_anomaly_and_temporal_cluster_from_timings(null):
     inside = 0
     for submission in burst:
         assert _signal(submission, "solve_rate_anomaly").value == 1.0
-        inside += _signal(submission, "temporal_cluster").evidence["inside"]
-        assert CompositeScore.objects.get(submission=submission).action == CompositeScore.Action.QUARANTINE
+        in_window = _signal(submission, "temporal_cluster").evidence["inside"]
+        inside += in_window
+        # The anomaly is about the challenge: a solver's own composite follows its own findings only.
+        own = CompositeScore.objects.filter(submission=submission).values_list("action", flat=True).first() or "none"
+        assert own != CompositeScore.Action.QUARANTINE
+        if not in_window:
+            assert own in (CompositeScore.Action.NONE, CompositeScore.Action.LOG)
     assert inside >= 5
+    # …and it quarantines the instance through one L3 case that links every solver's anomaly signal.
+    (case,) = ContaminationCase.objects.filter(instance=leaked.instance)
+    assert case.level == ContaminationCase.Level.QUARANTINE
+    assert set(case.signals.filter(kind="solve_rate_anomaly").values_list("submission_id", flat=True)) == {
+        submission.pk for submission in burst}
     # Tier-1 challenges solved by everyone are within their band; their arrivals are not clustered.
     for other in others:
         other_result = run.results.get(challenge=other)
