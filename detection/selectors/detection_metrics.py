@@ -5,9 +5,9 @@ memoriser, canary-fixer and copy-ring kinds are planted contamination, honest ag
 clean, retry gamers are neither (they game the metric, they do not recall answers). The
 unit is one simulated agent on one bout challenge with at least one evaluated submission
 received in the period; it is **detected** when any of those submissions got a composite
-action of flag or quarantine (real-time or raised by the post-bout batch) or was taken into
-a contamination case of Level 2 or above: the platform's own decisions, not a raw signal
-(a convergence score alone names a challenge, not its solvers). Per signal, a signal
+action of flag or quarantine (real-time or raised by the post-bout batch) or was put into a
+Level 2+ case by staff: the platform's own decisions about that agent's work, not a raw
+signal, and not an automatic case about the challenge (which lists every solver of it). Per signal, a signal
 "fires" on a unit when its value reaches the flag band (``detection.threshold.flag``).
 """
 
@@ -20,15 +20,12 @@ from typing import Any
 from core.config import config_value
 from detection.metrics import MONTHLY, WEEKLY, Bounds, Measurement, Metric, Period, Source, ratio, register
 from detection.metrics.figures import histogram
+from detection.selectors.metrics import period_range
 
 PLANTED_KINDS = ("memoriser", "canary_fixer", "copy_ring")
 CLEAN_KINDS = ("honest",)
 DETECTING_ACTIONS = ("flag", "quarantine")
 SCORE_EDGES = (0.0, 0.2, 0.4, 0.7, 1.0)
-
-
-def _range(field: str, period: Period) -> str:
-    return f"{field} >= {period.start.isoformat()} and {field} < {period.end.isoformat()}"
 
 
 def planted_units(period: Period | None = None, *, run_id: int | None = None) -> dict[str, Any]:
@@ -108,7 +105,7 @@ class DetectionRate(Metric):
     title = "Contamination detection rate"
     description = ("Share of planted contamination (simulated memorisers, canary fixers and copy rings, one unit per "
                    "agent and challenge) that the detectors caught: a composite of flag or quarantine, or a "
-                   "contamination case of Level 2 or above.")
+                   "Level 2+ case staff opened with it.")
     cadence = WEEKLY
     numerator_label = "planted cases detected"
     denominator_label = "planted cases"
@@ -122,8 +119,8 @@ class DetectionRate(Metric):
         return Measurement(
             value=ratio(detected, len(planted)), numerator=detected, denominator=len(planted),
             sources=(Source("competition.submission", f"planted kinds {', '.join(PLANTED_KINDS)}, "
-                            f"{_range('received_at', period)}, detected", _submission_ids(planted, True), "numerator"),
-                     Source("competition.submission", f"planted kinds, {_range('received_at', period)}",
+                            f"{period_range('received_at', period)}, detected", _submission_ids(planted, True), "numerator"),
+                     Source("competition.submission", f"planted kinds, {period_range('received_at', period)}",
                             _submission_ids(planted), "denominator")),
             details={"by_kind": _by_kind(planted), "by_signal": per_signal(planted, units["clean"])},
         )
@@ -151,11 +148,11 @@ class FalsePositiveRate(Metric):
         false_positive = resolved.filter(outcome=ContaminationCase.Outcome.FALSE_POSITIVE)
         return Measurement(
             value=ratio(flagged, len(clean)), numerator=flagged, denominator=len(clean),
-            sources=(Source("competition.submission", f"honest agents, {_range('received_at', period)}, flagged",
+            sources=(Source("competition.submission", f"honest agents, {period_range('received_at', period)}, flagged",
                             _submission_ids(clean, True), "numerator"),
-                     Source("competition.submission", f"honest agents, {_range('received_at', period)}",
+                     Source("competition.submission", f"honest agents, {period_range('received_at', period)}",
                             _submission_ids(clean), "denominator"),
-                     Source("detection.contaminationcase", f"outcome false_positive, {_range('resolved_at', period)}",
+                     Source("detection.contaminationcase", f"outcome false_positive, {period_range('resolved_at', period)}",
                             tuple(false_positive.order_by("pk").values_list("pk", flat=True)))),
             details={"cases_resolved": resolved.count(), "cases_false_positive": false_positive.count(),
                      "case_false_positive_share": ratio(false_positive.count(), resolved.count())},
@@ -197,9 +194,9 @@ class CanaryTriggerRate(Metric):
             templates[slug][1] += int(key in modified)
         return Measurement(
             value=ratio(len(modified), len(met)), numerator=len(modified), denominator=len(met),
-            sources=(Source("detection.canaryinteraction", f"{_range('created_at', period)}, modified", modified_ids,
+            sources=(Source("detection.canaryinteraction", f"{period_range('created_at', period)}, modified", modified_ids,
                             "numerator"),
-                     Source("detection.canaryinteraction", _range("created_at", period),
+                     Source("detection.canaryinteraction", period_range("created_at", period),
                             tuple(pk for pks in met.values() for pk in pks), "denominator")),
             details={"by_template": {slug: {"met": n, "modified": m, "rate": ratio(m, n)}
                                      for slug, (n, m) in sorted(templates.items())}},
@@ -228,7 +225,7 @@ class MeanTimeToDetect(Metric):
         hours = [s / 3600 for _, s in rows]
         return Measurement(
             value=ratio(sum(hours), len(hours)), numerator=round(sum(hours), 4), denominator=len(hours),
-            sources=(Source("detection.contaminationcase", f"{_range('opened_at', period)} and time_to_detect set",
+            sources=(Source("detection.contaminationcase", f"{period_range('opened_at', period)} and time_to_detect set",
                             tuple(pk for pk, _ in rows)),),
             details={"median_hours": median(hours) if hours else None, "max_hours": max(hours, default=None)},
         )
@@ -257,9 +254,9 @@ class ContaminationScoreDistribution(Metric):
         high = [pk for pk, v in rows if v >= 0.4]
         return Measurement(
             value=ratio(len(high), len(values)), numerator=len(high), denominator=len(values),
-            sources=(Source("detection.compositescore", f"{_range('created_at', period)}, value >= 0.4", tuple(high),
+            sources=(Source("detection.compositescore", f"{period_range('created_at', period)}, value >= 0.4", tuple(high),
                             "numerator"),
-                     Source("detection.compositescore", _range("created_at", period), tuple(pk for pk, _ in rows),
+                     Source("detection.compositescore", period_range("created_at", period), tuple(pk for pk, _ in rows),
                             "denominator")),
             details={"edges": list(SCORE_EDGES), "histogram": histogram(values, SCORE_EDGES),
                      "median": median(values) if values else None, "mean": fmean(values) if values else None},
@@ -283,9 +280,9 @@ class FalseNegativeEstimate(Metric):
         missed = sum(not u["detected"] for u in planted)
         return Measurement(
             value=ratio(missed, len(planted)), numerator=missed, denominator=len(planted),
-            sources=(Source("competition.submission", f"planted kinds, {_range('received_at', period)}, not detected",
+            sources=(Source("competition.submission", f"planted kinds, {period_range('received_at', period)}, not detected",
                             _submission_ids(planted, False), "numerator"),
-                     Source("competition.submission", f"planted kinds, {_range('received_at', period)}",
+                     Source("competition.submission", f"planted kinds, {period_range('received_at', period)}",
                             _submission_ids(planted), "denominator")),
             details={"by_kind": _by_kind(planted)},
         )

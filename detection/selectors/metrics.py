@@ -40,7 +40,7 @@ def _ids(queryset) -> tuple[Any, ...]:
     return tuple(queryset.order_by("pk").values_list("pk", flat=True))
 
 
-def _range(field: str, period: Period) -> str:
+def period_range(field: str, period: Period) -> str:
     return f"{field} >= {period.start.isoformat()} and {field} < {period.end.isoformat()}"
 
 
@@ -69,9 +69,9 @@ class RegenerationRate(Metric):
         return Measurement(
             value=ratio(failed, total), numerator=failed, denominator=total,
             sources=(
-                Source("challenges.generationattempt", f"{_range('created_at', period)} and outcome in "
+                Source("challenges.generationattempt", f"{period_range('created_at', period)} and outcome in "
                        f"{', '.join(REDRAW_OUTCOMES)}", _ids(redrawn), "numerator"),
-                Source("challenges.generationattempt", f"{_range('created_at', period)} and outcome != rotated",
+                Source("challenges.generationattempt", f"{period_range('created_at', period)} and outcome != rotated",
                        _ids(draws), "denominator"),
             ),
             details={"by_outcome": dict(sorted(by_outcome.items())),
@@ -106,7 +106,7 @@ class MeanUniqueness(Metric):
         return Measurement(
             value=ratio(total, len(values)), numerator=round(total, 6), denominator=len(values),
             sources=(Source("challenges.challengeinstance",
-                            f"{_range('created_at', period)} and uniqueness is not null",
+                            f"{period_range('created_at', period)} and uniqueness is not null",
                             tuple(pk for pk, _ in values)),),
             details={"lowest": [{"instance": pk, "uniqueness": round(u, 4)} for pk, u in lowest]},
         )
@@ -211,9 +211,9 @@ class SolveRateVersusExpected(Metric):
         return Measurement(
             value=value, numerator=len(solved_ids), denominator=len(all_ids),
             sources=(
-                Source("competition.attempt", f"{_range('started_at', period)}, finished, with a solving submission",
+                Source("competition.attempt", f"{period_range('started_at', period)}, finished, with a solving submission",
                        tuple(solved_ids), "numerator"),
-                Source("competition.attempt", f"{_range('started_at', period)}, state != open", tuple(all_ids),
+                Source("competition.attempt", f"{period_range('started_at', period)}, state != open", tuple(all_ids),
                        "denominator"),
             ),
             details={"tiers": rows, "min_attempts": minimum},
@@ -242,7 +242,7 @@ class TemplateReuseFrequency(Metric):
         return Measurement(
             value=ratio(sum(per_template.values()), len(per_template)), numerator=sum(per_template.values()),
             denominator=len(per_template),
-            sources=(Source("competition.boutchallenge", f"bout {_range('starts_at', period)}", _ids(uses)),),
+            sources=(Source("competition.boutchallenge", f"bout {period_range('starts_at', period)}", _ids(uses)),),
             details={"most_used": [{"template": slug, "uses": n} for slug, n in per_template.most_common(10)],
                      "max_uses": max(per_template.values(), default=0)},
         )
@@ -269,7 +269,7 @@ class CorpusGrowthRate(Metric):
         n_added, n_before = added.count(), before.count()
         return Measurement(
             value=ratio(n_added, n_before), numerator=n_added, denominator=n_before,
-            sources=(Source("challenges.corpusentry", _range("created_at", period), _ids(added), "numerator"),
+            sources=(Source("challenges.corpusentry", period_range("created_at", period), _ids(added), "numerator"),
                      Source("challenges.corpusentry", f"created_at < {period.start.isoformat()}", _ids(before),
                             "denominator")),
             details={"added": list(added.order_by("pk").values("pk", "key", "category", "title"))[:50]},
@@ -340,7 +340,7 @@ class CrossAgentSimilarity(Metric):
             value=ratio(sum(similarities), len(similarities)), numerator=round(sum(similarities), 6),
             denominator=len(similarities),
             sources=(Source("competition.submission", "first solving submission per agent and challenge of bouts "
-                            f"{_range('closed_at', period)}", tuple(sorted(used))),),
+                            f"{period_range('closed_at', period)}", tuple(sorted(used))),),
             details={"challenges": per_challenge, "errors": errors},
         )
 
