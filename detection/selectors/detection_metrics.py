@@ -21,10 +21,13 @@ from core.config import config_value
 from detection.metrics import MONTHLY, WEEKLY, Bounds, Measurement, Metric, Period, Source, ratio, register
 from detection.metrics.figures import histogram
 from detection.selectors.metrics import period_range
+from simulation.selectors import ACCUSING, PLANTED
 
-PLANTED_KINDS = ("memoriser", "canary_fixer", "copy_ring")
+# One definition of the planted kinds and of an accusing action, shared with the simulation's
+# own detection outcome (bench.detection_rates), so the two figures count the same things.
+PLANTED_KINDS = PLANTED
 CLEAN_KINDS = ("honest",)
-DETECTING_ACTIONS = ("flag", "quarantine")
+DETECTING_ACTIONS = ACCUSING
 SCORE_EDGES = (0.0, 0.2, 0.4, 0.7, 1.0)
 
 
