@@ -1,7 +1,8 @@
 """Evaluation throughput and latency: ``python -m bench.evaluation``.
 
 Generates real Python instances with the pipeline, queues BENCH_SUBMISSIONS submissions
-(gold fixes, alternative fixes and wrong fixes) through the submission service, then runs
+(gold fixes, alternative fixes, and a wrong fix where an operator of the gold fix can be
+flipped) through the submission service, then runs
 a real django-q2 cluster (BENCH_Q_WORKERS workers) until every one is evaluated in the
 sandbox. p50_s is the median of each evaluation's own duration (claim to verdict);
 evaluations_per_minute is end-to-end throughput of the cluster. Last line: JSON.
@@ -55,8 +56,10 @@ def _prepare():
         challenge = challenges[index % len(challenges)]
         attempt, _ = attempt_start(agent=agent, challenge_handle=challenge.handle)
         secrets = instance_secrets(challenge.instance)
-        options = [secrets["gold_patch"], *(a["patch"] for a in secrets["alternatives"]),
-                   mutate_fix(secrets["gold_patch"]) or secrets["gold_patch"]]
+        # A wrong fix only when one can be made: falling back to the gold patch would count a
+        # second gold submission as a "wrong" one.
+        wrong = mutate_fix(secrets["gold_patch"])
+        options = [secrets["gold_patch"], *(a["patch"] for a in secrets["alternatives"]), *([wrong] if wrong else [])]
         submission, _ = submission_create(agent=agent, attempt_handle=attempt.handle, patch=options[index % len(options)],
                                           idempotency_key=f"bench-{index}", metadata=SubmissionMetadata())
         handles.append(submission.pk)
