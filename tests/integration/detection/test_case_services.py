@@ -10,7 +10,6 @@ from datetime import timedelta
 import pytest
 from django.core import mail
 from django.utils import timezone
-from django_q.models import OrmQ
 
 from challenges.models import ChallengeInstance, ChallengeTemplate, CorpusEntry
 from competition.models import Bout, Score, ScoreEvent
@@ -21,6 +20,7 @@ from core.models import AuditEvent
 from core.services import config_set
 from detection.models import CaseChecklistItem, ContaminationCase, TemplateWatch
 from detection.services import cases as svc
+from tests import broker
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db
@@ -253,7 +253,7 @@ def test_l3_quarantine_halts_scoring_and_an_instance_outcome_invalidates(world, 
     assert world.instance.state == ChallengeInstance.State.RETIRED
     assert ScoreEvent.objects.filter(score=world.suspect_score).order_by("pk").last().reason == \
         "invalidated after an integrity review"
-    queued = [q.task for q in OrmQ.objects.all()]
+    queued = broker.drain()
     assert [(t["func"], t["args"]) for t in queued if t["func"].startswith("detection.")] == [
         ("detection.tasks.case_replacement_generate", (case.pk, world.bout.pk, world.instance.pk, "instance"))]
     assert case_verbs(case) == ["case.opened", *["case.checklist_recorded"] * 3, "case.resolved"]

@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 from django.utils import timezone
-from django_q.models import OrmQ
 
 from competition.models import Attempt, Bout, BoutChallenge, Score, Submission
 from competition.services.bouts import bout_transition
@@ -22,7 +21,7 @@ from core.services import config_set
 from detection.models import BatchChallengeResult, BatchRun, CompositeScore, ContaminationCase, SubmissionSignal
 from detection.services.batch import batch_run_execute, batch_run_now
 from detection.services.provenance import provenance_import
-from tests import factories
+from tests import broker, factories
 from tests.instance_factory import LEDGER_BUGGY, make_instance
 
 pytestmark = pytest.mark.django_db
@@ -253,13 +252,13 @@ def test_rerunning_is_idempotent_and_resumes_where_it_stopped():
 
 def test_closing_a_bout_queues_its_batch_once(django_capture_on_commit_callbacks):
     bout = factories.bout(tiers=(1,))
-    before = OrmQ.objects.count()
+    broker.purge()
+    before = broker.size()
     with django_capture_on_commit_callbacks(execute=True):
         bout_transition(bout=bout, action="close", by=None, reason="time is up")
     run = BatchRun.objects.get(bout=bout)
     assert run.trigger == BatchRun.Trigger.BOUT_CLOSE and run.state == BatchRun.State.QUEUED
-    assert OrmQ.objects.count() == before + 1
-    task = OrmQ.objects.order_by("-id").first().task
+    (task,) = broker.drain()
     assert task["func"] == "detection.tasks_batch.batch_run_task" and task["args"] == (run.pk,)
     # The queued task runs the batch (here in-process, as a worker would).
     from detection.tasks_batch import batch_run_task
@@ -270,7 +269,7 @@ def test_closing_a_bout_queues_its_batch_once(django_capture_on_commit_callbacks
 
     with django_capture_on_commit_callbacks(execute=True):
         assert batch_on_bout_closed(bout=bout).pk == run.pk
-    assert OrmQ.objects.count() == before + 1
+    assert broker.size() == before  # the one task was drained above; nothing new
 
 
 def test_detect_bout_command_prints_json(capsys):
@@ -304,18 +303,20 @@ def test_the_sweep_requeues_lost_and_failed_runs_within_their_tries(django_captu
     spent = BatchRun.objects.create(bout=factories.bout(tiers=(1,)), trigger=BatchRun.Trigger.STAFF,
                                     state=BatchRun.State.FAILED, tries=3, error="still broken")
     BatchRun.objects.filter(pk=lost.pk).update(created_at=now - timedelta(hours=1))
-    before = OrmQ.objects.count()
+    broker.purge()
+    before = broker.size()
     with django_capture_on_commit_callbacks(execute=True):
         result = batch_runs_recover(now=now)
     assert result["requeued"] == [lost.pk, failed.pk]
-    assert OrmQ.objects.count() == before + 2
+    assert broker.size() == before + 2
     assert {fresh.pk, spent.pk}.isdisjoint(result["requeued"])
 
 
 def test_staff_can_turn_the_batch_on_close_off(django_capture_on_commit_callbacks):
     config_set(key="detection.batch.on_close", value=False, by=None, reason="batch run by hand this season")
     bout = factories.bout(tiers=(1,))
-    before = OrmQ.objects.count()
+    broker.purge()
+    before = broker.size()
     with django_capture_on_commit_callbacks(execute=True):
         bout_transition(bout=bout, action="close", by=None, reason="time is up")
-    assert not BatchRun.objects.filter(bout=bout).exists() and OrmQ.objects.count() == before
+    assert not BatchRun.objects.filter(bout=bout).exists() and broker.size() == before

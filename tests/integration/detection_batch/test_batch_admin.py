@@ -5,13 +5,12 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import Group, User
 from django.test import Client
-from django_q.models import OrmQ
 
 from competition.models import BoutChallenge
 from core.roles import INTEGRITY_ANALYST, VIEWER
 from detection.models import BatchRun
 from detection.services.batch import batch_run_now
-from tests import factories
+from tests import broker, factories
 from tests.instance_factory import make_instance
 from tests.integration.detection_batch.test_batch import FIXES, _patch, _solve
 
@@ -55,11 +54,11 @@ def test_analyst_queues_a_rerun(django_capture_on_commit_callbacks):
     bout = factories.bout(tiers=(1,))
     run = batch_run_now(bout=bout)
     analyst = _staff("ana", INTEGRITY_ANALYST)
-    queued = OrmQ.objects.count()
+    broker.purge()
     with django_capture_on_commit_callbacks(execute=True):
         response = analyst.post("/admin/detection/batchrun/", {"action": "rerun", "_selected_action": [run.pk]},
                                 follow=True)
     assert response.status_code == 200
     rerun = BatchRun.objects.exclude(pk=run.pk).get()
     assert (rerun.bout_id, rerun.trigger, rerun.state) == (bout.pk, BatchRun.Trigger.STAFF, BatchRun.State.QUEUED)
-    assert OrmQ.objects.count() == queued + 1
+    assert broker.size() == 1

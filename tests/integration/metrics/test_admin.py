@@ -10,6 +10,7 @@ from detection.metrics import WEEK, period_of
 from detection.models import Checklist, ChecklistItem, IntegrityReport, StaffNotification
 from detection.services.procedures import checklists_ensure
 from detection.services.reports import integrity_report_generate
+from tests import broker
 from tests.integration.metrics.helpers import draws, instance_at
 from tests.integration.novelty import helpers as nh
 
@@ -133,8 +134,6 @@ def test_notices_are_acknowledged_by_action_and_the_panel_counts_them(client, an
 
 
 def test_red_team_exercise_is_queued_from_the_admin_and_past_runs_listed(client, analyst, django_capture_on_commit_callbacks):
-    from django_q.models import OrmQ
-
     from core.models import AuditEvent
     from core.services import audit_event_record
 
@@ -144,14 +143,15 @@ def test_red_team_exercise_is_queued_from_the_admin_and_past_runs_listed(client,
                               "per_signal": {"solve_time": {"planted_hits": 3, "clean_hits": 0}},
                               "template_reviews": [12], "meets_targets": False})
     url = reverse("admin:detection_calibration")
+    broker.purge()
     html = client.get(url).content.decode()
     assert "6 / 7" in html and "solve_time: 3 / 0" in html and "12" in html
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(url, {"populations": 2})
     assert response.status_code == 302
     assert AuditEvent.objects.filter(verb="calibration.requested", actor=analyst).count() == 1
-    (queued,) = OrmQ.objects.all()
-    assert queued.task["func"] == "detection.tasks.calibration_exercise" and queued.task["args"][0] == 2
+    (queued,) = broker.drain()
+    assert queued["func"] == "detection.tasks.calibration_exercise" and queued["args"][0] == 2
     client.force_login(staff("viewer", VIEWER))
     assert client.post(url, {"populations": 1}).status_code == 403
-    assert OrmQ.objects.count() == 1
+    assert broker.size() == 0
