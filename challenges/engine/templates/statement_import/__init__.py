@@ -18,6 +18,11 @@ lines with a comparator that returns a boolean (``a.day > b.day``), which
 leaves them in import order (utility), and the totals loop iterates a ``Map``
 with ``Object.entries``, which yields nothing (orchestrator).
 
+Masking fixes (wrong, rejected by the hidden tests): cutting the file name at
+its first dot; storing a one-line list per owner; comparing days properly but
+keeping the boolean tie-break; totalling every line under the first line's owner
+(which breaks on a month without lines).
+
 Canaries: ``zero-quantity`` (``< 0`` lets zero-quantity lines through, as the
 docs say) and ``inclusive-period`` (both ends of the month belong to it).
 """
@@ -52,6 +57,9 @@ GROUP_ALT_EXPLICIT = """if line.{{owner}} not in grouped:
     grouped[line.{{owner}}] = []
 grouped[line.{{owner}}].append(line)"""
 GROUP_ALT_CONCAT = "grouped[line.{{owner}}] = grouped.get(line.{{owner}}, []) + [line]"
+# Shallow fixes: they make the reported case work without the intended semantics.
+STRIP_MASKING = 'return filename.split(".")[0]'
+GROUP_MASKING = "grouped[line.{{owner}}] = [line]"
 QTY_CHECK = "if {{qty_f}} < 0:"
 QTY_NAIVE = "if {{qty_f}} <= 0:"
 PERIOD_CHECK = "return first <= day <= last"
@@ -74,6 +82,9 @@ JS = {
     "group_faulty": "for (const [{{owner}}, owned] of Object.entries(grouped)) {",
     "group_alt_keys": "for (const {{owner}} of grouped.keys()) {\n  const owned = grouped.get({{owner}});",
     "group_alt_spread": "for (const [{{owner}}, owned] of [...grouped.entries()]) {",
+    "order_masking": ("return lines.sort((a, b) => (a.day === b.day ? a.{{id_f}} > b.{{id_f}} "
+                      ": a.day.localeCompare(b.day)));"),
+    "group_masking": "for (const [{{owner}}, owned] of [[lines[0].{{owner}}, lines]]) {",
     "qty_check": "if ({{qty_f}} < 0) {",
     "qty_naive": "if ({{qty_f}} <= 0) {",
     "period_check": "return first <= day && day <= last;",
@@ -97,7 +108,7 @@ def article(noun: str) -> str:
 class StatementImport(Template):
     spec = TemplateSpec(
         slug="statement-import",
-        version="2",
+        version="3",
         title="Monthly statement import with per-owner totals",
         family="api-misuse",
         bug_class="standard-library call with different semantics",
@@ -163,6 +174,8 @@ class StatementImport(Template):
                     Fix("slice", {"strip_extension": STRIP_ALT_SLICE}, "Slice the extension off when present."),
                     Fix("rpartition", {"strip_extension": STRIP_ALT_PARTITION},
                         "Split on the last extension occurrence."))
+                masking = Fix("first-dot", {"strip_extension": STRIP_MASKING},
+                              "Cut the file name at its first dot.")
                 summary = ("The batch name strips the characters '.', 'c', 's' and 'v' from the end of the "
                            "file name instead of the '.csv' suffix, so some owners' statements are rejected.")
                 location = "statement file naming helper"
@@ -171,6 +184,8 @@ class StatementImport(Template):
                 site, gold, alts = "group_line", GROUP_GOLD, (
                     Fix("explicit", {"group_line": GROUP_ALT_EXPLICIT}, "Create the list explicitly."),
                     Fix("concat", {"group_line": GROUP_ALT_CONCAT}, "Rebind the owner's list each time."))
+                masking = Fix("last-line", {"group_line": GROUP_MASKING},
+                              "Store a one-line list per owner instead of appending.")
                 summary = ("Lines are appended to dict.get's throw-away default list, so per-owner totals "
                            "stay empty.")
                 location = "importer totals"
@@ -182,6 +197,8 @@ class StatementImport(Template):
                 site, gold, alts = "line_order", JS["order_gold"], (
                     Fix("ternary", {"line_order": JS["order_alt_ternary"]}, "Return -1, 0 or 1 explicitly."),
                     Fix("sort-key", {"line_order": JS["order_alt_key"]}, "Compare one composite key."))
+                masking = Fix("day-only", {"line_order": JS["order_masking"]},
+                              "Compare days as numbers; keep the boolean tie-break.")
                 summary = ("The store sorts lines with a comparator that returns a boolean, so lines (and "
                            "exported months) stay in import order instead of day order.")
                 location = "store line ordering"
@@ -190,11 +207,13 @@ class StatementImport(Template):
                 site, gold, alts = "group_loop", JS["group_gold"], (
                     Fix("keys", {"group_loop": JS["group_alt_keys"]}, "Iterate the map's keys."),
                     Fix("spread", {"group_loop": JS["group_alt_spread"]}, "Spread the map's entries."))
+                masking = Fix("first-line-owner", {"group_loop": JS["group_masking"]},
+                              "Total every line under the first line's owner.")
                 summary = "Object.entries on a Map yields nothing, so per-owner totals stay empty."
                 location = "importer totals"
         sites.update({"qty_check": snip["qty_check"], "period_check": snip["period_check"], "owner_log": ""})
         bug = Bug(site=site, gold=Fix("gold", {site: gold}, "Use the call with the intended semantics."),
-                  alternatives=alts, level=ctx.level, summary=summary, location=location)
+                  alternatives=alts, level=ctx.level, summary=summary, location=location, masking=masking)
         fact = gold
 
         def test_name(key: str, py_name: str) -> str:

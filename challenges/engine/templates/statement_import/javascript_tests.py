@@ -248,6 +248,14 @@ describe('statement rules', () => {
     assert.deepEqual(body.totals, { '{{owner_b}}': { lines: 1, {{qty_f}}: 4, {{amount_f}}: 80 } });
   });
 
+  it('imports a month without lines and totals only the lines there are', () => {
+    inbox.put('2024-05_{{owner_b}}.csv', statement());
+    inbox.put('2024-06_{{owner_b}}.csv', statement(['{{ref_a}}', 'x', 4, 80, '2024-06-01']));
+    const report = importer.run();
+    assert.deepEqual(report.imported, ['2024-05_{{owner_b}}.csv', '2024-06_{{owner_b}}.csv']);
+    assert.deepEqual(report.totals, { '{{owner_b}}': { lines: 1, {{qty_f}}: 4, {{amount_f}}: 80 } });
+  });
+
   it('skips a reimport', () => {
     inbox.put('2024-06_{{owner_b}}.csv', statement(['{{ref_a}}', 'x', 1, 1, '2024-06-01']));
     importer.run();

@@ -19,6 +19,11 @@ JavaScript storage is asynchronous (one round trip per call) and the lock is a
 per-resource promise chain, so the faulty code interleaves two concurrent holds
 between its awaits deterministically, with no timing involved.
 
+Masking fix (wrong, rejected by the parallel hidden tests), at both levels:
+compare and store under the lock, but with the free capacity read before taking
+it.  It narrows the window so a manual reproduction rarely shows the overbooking,
+yet racing requests still decide on the same figure.
+
 Canaries: ``expiry-boundary`` (``expires_at <= now`` is right: the expiry instant
 belongs to the lapsed side), ``idempotent-release`` (releasing an unknown hold
 quietly returns ``None`` by contract), ``clamped-availability`` (``max(0, ...)``
@@ -116,6 +121,22 @@ HOLD_ALT_VERIFY = '''with self._repository.locked(code):
             code=code, requested={{qty_f}},
         )'''
 
+# Shallow fix at the orchestrator level: check and store under the lock, but with the free
+# capacity read before taking it, so racing requests still decide on the same figure.
+HOLD_MASKING = '''now = self._clock.now()
+free = self._free(record, now)
+with self._repository.locked(code):
+    if {{qty_f}} > free:
+        raise {{ErrExhausted}}(
+            f"only {free} {{qty_unit_h}} of {{resource_h}} {code} are free",
+            code=code, requested={{qty_f}}, free=free,
+        )
+    hold = Hold(
+        self._repository.next_hold_id(self._settings.hold_id_prefix),
+        code, {{ref_f}}, {{qty_f}}, now, now + self._settings.hold_ttl_seconds,
+    )
+    self._repository.add_hold(hold)'''
+
 LAPSE = "return self.state == HELD and self.expires_at <= now"
 LAPSE_NAIVE = "return self.state == HELD and self.expires_at < now"
 FREE = "return max(0, record.{{cap_f}} - held)"
@@ -186,6 +207,20 @@ JS_HOLD_ALT_VERIFY = """const hold = await this._repository.locked(code, async (
   return placed;
 });"""
 
+JS_HOLD_MASKING = """const now = this._clock.now();
+const free = await this._free(record, now);
+const hold = await this._repository.locked(code, async () => {
+  if ({{qty_f}} > free) {
+    throw new {{ErrExhausted}}(`only ${free} {{qty_unit_h}} of {{resource_h}} ${code} are free`, {
+      code, requested: {{qty_f}}, free,
+    });
+  }
+  const placed = new Hold(this._repository.nextHoldId(this._settings.holdIdPrefix), code, {{ref_f}}, {{qty_f}},
+    now, now + this._settings.holdTtlSeconds);
+  await this._repository.addHold(placed);
+  return placed;
+});"""
+
 JS = {
     "lapse": "return this.state === HELD && this.expiresAt <= now;",
     "lapse_naive": "return this.state === HELD && this.expiresAt < now;",
@@ -236,7 +271,7 @@ class StockReservation(Template):
         red_herrings=("misleading-log", "misleading-test", "suspicious-commit"),
         description="Parallel requests must never hold more of a resource than its capacity; "
         "holds lapse at their expiry instant.",
-        version="2",
+        version="3",
     )
 
     def accepts(self, lex) -> bool:
@@ -301,10 +336,11 @@ class StockReservation(Template):
             snip = {"lapse": LAPSE, "lapse_naive": LAPSE_NAIVE, "free": FREE, "free_naive": FREE_NAIVE,
                     "release_guard": RELEASE_GUARD, "release_naive": RELEASE_NAIVE, "validate": VALIDATE,
                     "validate_before": VALIDATE_BEFORE, "sweep_log": SWEEP_LOG, "gold": HOLD_GOLD,
-                    "faulty": HOLD_FAULTY, "alt_acquire": HOLD_ALT_ACQUIRE, "alt_verify": HOLD_ALT_VERIFY}
+                    "faulty": HOLD_FAULTY, "alt_acquire": HOLD_ALT_ACQUIRE, "alt_verify": HOLD_ALT_VERIFY,
+                    "masking": HOLD_MASKING}
         else:
             snip = {**JS, "gold": JS_HOLD_GOLD, "faulty": JS_HOLD_FAULTY, "alt_acquire": JS_HOLD_ALT_ACQUIRE,
-                    "alt_verify": JS_HOLD_ALT_VERIFY}
+                    "alt_verify": JS_HOLD_ALT_VERIFY, "masking": JS_HOLD_MASKING}
         storage_level = ctx.level == "layer-boundary"
         sites = {
             "lapse_check": snip["lapse"],
@@ -331,6 +367,8 @@ class StockReservation(Template):
                         "Under the lock, store the hold first and take it back out if capacity is exceeded."),
                 ),
                 level="layer-boundary",
+                masking=Fix("lock-check-only", place("masking"),
+                            "Check and store under the lock, with the held quantity read before it."),
                 summary="Storage's place operation, which the service relies on to be atomic, reads the "
                         "held quantity before taking the resource lock, so parallel holds can together "
                         "exceed the capacity.",
@@ -348,6 +386,8 @@ class StockReservation(Template):
                         "Under the lock, store the hold first and take it back out if capacity is exceeded."),
                 ),
                 level="orchestrator",
+                masking=Fix("lock-check-only", {"hold_block": snip["masking"]},
+                            "Check and store under the lock, with the free capacity read before it."),
                 summary="The hold operation reads free capacity before taking the resource lock, so "
                         "parallel holds can together exceed the capacity.",
                 location="hold placement in the service",

@@ -57,6 +57,28 @@ async placeHold(hold, limit, now) {
   }
   return this.locked(hold.{{resource}}, () => this.addHold(hold));
 }'''),
+    # A shallow fix: the comparison and the write are under the lock, the read is not.
+    "masking": ('''def place_hold(self, hold, limit, now):
+    """Store ``hold`` unless the {{resource_h}} has less than its {{qty_h}} free at ``now``."""
+    held = self.held_{{qty_f}}(hold.{{resource}}, now)
+    with self.locked(hold.{{resource}}):
+        if held + hold.{{qty_f}} > limit:
+            raise {{ErrExhausted}}(
+                f"only {limit - held} {{qty_unit_h}} of {{resource_h}} {hold.{{resource}}} are free",
+                code=hold.{{resource}}, requested=hold.{{qty_f}},
+            )
+        return self.add_hold(hold)''', '''/** Store `hold` unless the {{resource_h}} has less than its {{qty_h}} free at `now`. */
+async placeHold(hold, limit, now) {
+  const held = await this.held{{QtyF}}(hold.{{resource}}, now);
+  return this.locked(hold.{{resource}}, async () => {
+    if (held + hold.{{qty_f}} > limit) {
+      throw new {{ErrExhausted}}(`only ${limit - held} {{qty_unit_h}} of {{resource_h}} ${hold.{{resource}}} are free`, {
+        code: hold.{{resource}}, requested: hold.{{qty_f}},
+      });
+    }
+    return this.addHold(hold);
+  });
+}'''),
     "alt_acquire": ('''def place_hold(self, hold, limit, now):
     """Store ``hold`` unless the {{resource_h}} has less than its {{qty_h}} free at ``now``."""
     lock = self.lock_for(hold.{{resource}})

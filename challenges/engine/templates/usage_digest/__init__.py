@@ -10,6 +10,11 @@ Bug-site levels:
   the digest builder passes the chronological list (no comment near either
   states the ordering the helper relies on).
 
+Masking fix (wrong, rejected by the hidden averages test), at both levels: fold
+the repeated lines of an owner after grouping by summing count, quantity and
+amount, which keeps the first run's average (the ``fold_lines`` site, empty in
+shipped code).
+
 Canaries: ``exclusive-period-end`` (``start <= t < end`` is the documented window),
 ``floor-average`` (averages are documented as rounded down to whole units).
 """
@@ -46,7 +51,7 @@ def _csv_cell(value: str) -> str:
 class UsageDigest(Template):
     spec = TemplateSpec(
         slug="usage-digest",
-        version="2",
+        version="3",
         title="Periodic per-owner usage digest from a CSV export",
         family="api-misuse",
         bug_class="run-based group-by fed with unsorted input",
@@ -224,7 +229,12 @@ class UsageDigest(Template):
             "average": src.AVERAGE,
             "rank_check": src.RANK_CHECK_QUIET,
             "chronological_sort": src.CHRONOLOGICAL_SORT,
+            "fold_lines": "",
         }
+        # Both levels: merging the repeated lines after grouping hides the repeats but keeps the
+        # first run's average.
+        masking = Fix("fold-repeated-lines", {"fold_lines": src.FOLD_LINES_MASKING},
+                      "Fold repeated lines of an owner after grouping, summing the additive fields.")
         if ctx.level == "utility":
             sites.update(agg_doc=src.AGG_DOC_ANY, agg_prepare=src.AGG_PREPARE_FAULTY,
                          grouping_input=src.GROUPING_FAULTY)
@@ -238,6 +248,7 @@ class UsageDigest(Template):
                         "Re-sort the chronological list by owner (stable sort)."),
                 ),
                 level="utility",
+                masking=masking,
                 summary="The per-owner totals helper orders events by time before grouping adjacent runs, so "
                         "owners whose events interleave get several lines.",
                 location="aggregation helper",
@@ -255,6 +266,7 @@ class UsageDigest(Template):
                         "Order the period's events by owner only."),
                 ),
                 level="orchestrator",
+                masking=masking,
                 summary="The digest builder passes chronologically ordered events to a helper that only "
                         "groups adjacent events, so interleaved owners are split into several lines.",
                 location="digest builder",

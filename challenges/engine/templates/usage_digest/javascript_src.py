@@ -545,6 +545,7 @@ function buildDigest({{events}}, period, top) {
   const inPeriod = {{events}}.filter((item) => period.contains(item.{{ts_f}}));
   {{!chronological_sort}}
   const lines = totalsBy{{Owner}}({{!grouping_input}});
+  {{!fold_lines}}
   return new Digest({
     period,
     lines: rank(lines, top),
@@ -592,6 +593,7 @@ function buildDigest({{events}}, period, top) {
   }
   {{!chronological_sort}}
   const lines = totalsBy{{Owner}}({{!grouping_input}});
+  {{!fold_lines}}
   let firstSeen = null;
   let lastSeen = null;
   if (chronological.length > 0) {
@@ -788,3 +790,14 @@ for (const name of [...new Set(names)].sort()) {
 }"""
 CHRONOLOGICAL_SORT = "const chronological = [...inPeriod].sort(byMoment);"
 CHRONOLOGICAL_SORT_BEFORE = "const chronological = [...inPeriod].sort((a, b) => a.{{ts_f}} - b.{{ts_f}});"
+
+# A shallow fix: fold the lines of an {{owner_h}} that comes back in several runs, after grouping.
+FOLD_LINES_MASKING = """const folded = new Map();
+for (const line of lines) {
+  const seen = folded.get(line.{{owner}});
+  folded.set(line.{{owner}}, seen === undefined ? line : new seen.constructor({
+    ...seen, count: seen.count + line.count, {{qty_f}}: seen.{{qty_f}} + line.{{qty_f}},
+    {{amount_f}}: seen.{{amount_f}} + line.{{amount_f}},
+  }));
+}
+lines.splice(0, lines.length, ...folded.values());"""

@@ -458,6 +458,7 @@ def build_digest({{events}}, period, top):
     in_period = [item for item in {{events}} if period.contains(item.{{ts_f}})]
     {{!chronological_sort}}
     lines = totals_by_{{owner}}({{!grouping_input}})
+    {{!fold_lines}}
     return Digest(
         period=period,
         lines=tuple(rank(lines, top)),
@@ -500,6 +501,7 @@ def build_digest({{events}}, period, top):
         total += item.{{amount_f}}
     {{!chronological_sort}}
     lines = totals_by_{{owner}}({{!grouping_input}})
+    {{!fold_lines}}
     first_seen = None
     last_seen = None
     if chronological:
@@ -658,3 +660,13 @@ for name in sorted(set(names)):
         logger.warning("{{owner_h}} %s is listed twice; the export probably repeats rows", name)'''
 CHRONOLOGICAL_SORT = "chronological = sorted(in_period, key=_moment)"
 CHRONOLOGICAL_SORT_BEFORE = "chronological = sorted(in_period, key=lambda item: item.{{ts_f}})"
+
+# A shallow fix: fold the lines of an {{owner_h}} that comes back in several runs, after grouping.
+FOLD_LINES_MASKING = """merged = {}
+for line in lines:
+    seen = merged.get(line.{{owner}})
+    if seen is not None:
+        line = type(line)(line.{{owner}}, seen.count + line.count, seen.{{qty_f}} + line.{{qty_f}},
+                          seen.{{amount_f}} + line.{{amount_f}}, seen.average)
+    merged[line.{{owner}}] = line
+lines = list(merged.values())"""
