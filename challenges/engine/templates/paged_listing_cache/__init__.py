@@ -362,8 +362,8 @@ class PagedListingCache(Template):
                         "'previous' one (it looks it up after storing), so the service's listener never "
                         "drops the previous owner's cached pages.",
                 location="storage change notification",
-                masking=Fix("drop-by-stored-name", {"invalidate_previous": src.INVALIDATE_PREVIOUS_MASKING},
-                            "Drop the previous owner's pages in the transfer by the name as stored."),
+                masking=Fix("first-page-only", {"invalidate_previous": src.INVALIDATE_PREVIOUS_MASKING},
+                            "Drop, in the transfer, only the first page of the previous owner's default listing."),
             )
         else:
             sites["invalidate_previous"] = ""
@@ -382,8 +382,8 @@ class PagedListingCache(Template):
                 summary="Moving a record to another owner drops only the new owner's cached pages; the "
                         "previous owner's listing keeps serving the moved record until the TTL expires.",
                 location="listing service transfer",
-                masking=Fix("drop-by-stored-name", {"invalidate_previous": src.INVALIDATE_PREVIOUS_MASKING},
-                            "Drop the previous owner's pages by the name as stored."),
+                masking=Fix("first-page-only", {"invalidate_previous": src.INVALIDATE_PREVIOUS_MASKING},
+                            "Drop only the first page of the previous owner's default listing."),
             )
         return sites, bug
 

@@ -731,9 +731,9 @@ INVALIDATE_BOTH_ALT = """for (const affected of new Set([previous, new{{Owner}}]
   this._cache.invalidatePrefix({{owner}}Prefix(affected));
 }"""
 INVALIDATE_CLEAR_ALT = "this._cache.clear();"
-# Shallow: drops the previous owner's pages by the name as stored, which misses any
-# owner written in other case or with blanks around it.
-INVALIDATE_PREVIOUS_MASKING = "this._cache.invalidatePrefix(`${previous}:`);"
+# Shallow: drops only the first page of the previous owner's default listing, the view
+# the report looks at; other pages, page sizes and filtered listings stay stale.
+INVALIDATE_PREVIOUS_MASKING = "this._cache.invalidatePrefix(pageKey(previous, null, 0, this._settings.pageSize));"
 SAVE_LOOKUP = "const previous = this.get(record.{{id_f}});"
 SAVE_CHECK = "this.get(record.{{id_f}});"
 SAVE_NOTIFY = "this._notify({ current: record, previous });"

@@ -347,14 +347,6 @@ describe('moving {{entities_h}} between {{owners_h}}', () => {
     assert.deepEqual(service.{{fn_get}}(record.{{id_f}}), record);
   });
 
-  it('moves a record away from {{a_owner}} written in capitals', () => {
-    const loud = add(OWNER_A.toUpperCase(), 'loud');
-    const quiet = add(OWNER_A, 'quiet');
-    assert.deepEqual(ids(OWNER_A), [loud.{{id_f}}, quiet.{{id_f}}]);
-    service.{{fn_transfer}}(loud.{{id_f}}, OWNER_B);
-    assert.deepEqual(ids(OWNER_A), [quiet.{{id_f}}]);
-  });
-
   it('lists a record for a padded {{owner_h}} name at once', () => {
     const first = add(OWNER_A, 'one');
     assert.deepEqual(ids(OWNER_A), [first.{{id_f}}]);

@@ -583,9 +583,9 @@ INVALIDATE_PREVIOUS = "self._cache.invalidate_prefix({{owner}}_prefix(previous))
 INVALIDATE_BOTH_ALT = """for affected in {previous, new_{{owner}}}:
     self._cache.invalidate_prefix({{owner}}_prefix(affected))"""
 INVALIDATE_CLEAR_ALT = "self._cache.clear()"
-# Shallow: drops the previous owner's pages by the name as stored, which misses any
-# owner written in other case or with blanks around it.
-INVALIDATE_PREVIOUS_MASKING = 'self._cache.invalidate_prefix(f"{previous}:")'
+# Shallow: drops only the first page of the previous owner's default listing, the view
+# the report looks at; other pages, page sizes and filtered listings stay stale.
+INVALIDATE_PREVIOUS_MASKING = "self._cache.invalidate_prefix(page_key(previous, None, 0, self._settings.page_size))"
 SAVE_LOOKUP = "previous = self.get(record.{{id_f}})"
 SAVE_CHECK = "self.get(record.{{id_f}})"
 SAVE_NOTIFY = "self._notify(current=record, previous=previous)"

@@ -311,13 +311,6 @@ class {{Owner}}ChangeTest(unittest.TestCase):
         self.assertEqual(result, record)
         self.assertEqual(self.service.{{fn_get}}(record.{{id_f}}), record)
 
-    def test_move_from_{{owner}}_written_in_capitals(self):
-        loud = self.add(OWNER_A.upper(), "loud")
-        quiet = self.add(OWNER_A, "quiet")
-        self.assertEqual(self.ids(OWNER_A), [loud.{{id_f}}, quiet.{{id_f}}])
-        self.service.{{fn_transfer}}(loud.{{id_f}}, OWNER_B)
-        self.assertEqual(self.ids(OWNER_A), [quiet.{{id_f}}])
-
     def test_{{entity}}_for_a_padded_{{owner}}_name_is_listed_at_once(self):
         first = self.add(OWNER_A, "one")
         self.assertEqual(self.ids(OWNER_A), [first.{{id_f}}])
