@@ -133,17 +133,19 @@ def test_node_tests_pass(impl_dir: Path) -> None:
 
 
 @pytest.mark.parametrize("impl_dir", IMPL_DIRS, ids=_ids(IMPL_DIRS))
-def test_exports_and_factory(impl_dir: Path) -> None:
+def test_exports_and_factory(impl_dir: Path, tmp_path: Path) -> None:
     meta = _meta(impl_dir)
     script = (
-        "const m = require('./source');"
+        f"const m = require({json.dumps(str(impl_dir / 'source.js'))});"
         f"const names = {json.dumps(meta['exports'])};"
         "const missing = names.filter((n) => m[n] === undefined);"
         f"const made = m[{json.dumps(meta['factory'])}]({{}});"
         "process.stdout.write(JSON.stringify({missing, type: typeof made, isNull: made === null,"
         " extra: Object.keys(m).filter((n) => !names.includes(n))}));"
     )
-    proc = _node(["-e", script], impl_dir)
+    # Run from an empty directory: factories that open files with default relative paths
+    # must not leave anything inside the library.
+    proc = _node(["-e", script], tmp_path)
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert out["missing"] == []
