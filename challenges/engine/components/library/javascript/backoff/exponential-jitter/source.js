@@ -107,10 +107,9 @@ class RetryPolicy {
   /**
    * Call `fn` until it succeeds, a non-retryable error occurs, attempts run
    * out, or `signal` aborts.
-   * @template T
-   * @param {function(number): Promise<T>|T} fn receives the attempt number (1-based)
+   * @param {function(number): Promise<*>|*} fn receives the attempt number (1-based)
    * @param {{signal?: AbortSignal}} [options]
-   * @returns {Promise<T>}
+   * @returns {Promise<*>}
    */
   async run(fn, options = {}) {
     const { signal } = options;
@@ -133,9 +132,8 @@ class RetryPolicy {
 
   /**
    * Wrap a function so each call is retried with this policy.
-   * @template {function} F
-   * @param {F} fn
-   * @returns {F}
+   * @param {function} fn
+   * @returns {function}
    */
   wrap(fn) {
     return (...args) => this.run(() => fn(...args));

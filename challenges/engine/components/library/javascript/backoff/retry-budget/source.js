@@ -84,9 +84,8 @@ function createRetrier(options = {}) {
 
   /**
    * Run `fn`, retrying retryable failures along the schedule while the budget allows.
-   * @template T
-   * @param {function(number): Promise<T>|T} fn receives the attempt number (1-based)
-   * @returns {Promise<T>}
+   * @param {function(number): Promise<*>|*} fn receives the attempt number (1-based)
+   * @returns {Promise<*>}
    */
   async function call(fn) {
     totals.calls += 1;
@@ -114,9 +113,8 @@ function createRetrier(options = {}) {
 
   /**
    * Wrap a function so every call goes through the retrier.
-   * @template {function} F
-   * @param {F} fn
-   * @returns {F}
+   * @param {function} fn
+   * @returns {function}
    */
   function wrap(fn) {
     return (...args) => call(() => fn(...args));

@@ -4,7 +4,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { createTaskRunner, suggest, fromSettings } = require('./source');
 
-function harness(env = {}) {
+function setup(env = {}) {
   const out = [];
   const errors = [];
   const seen = [];
@@ -37,7 +37,7 @@ function harness(env = {}) {
 }
 
 test('flags come from argv, then environment, then defaults', async () => {
-  const { runner, seen, out } = harness({ EXPORT_SINCE: '2024-01-01', APP_FORMAT: 'csv' });
+  const { runner, seen, out } = setup({ EXPORT_SINCE: '2024-01-01', APP_FORMAT: 'csv' });
   assert.equal(await runner.main(['users:export', '--limit', '5', 'extra']), 0);
   assert.deepEqual(seen[0], { values: { limit: '5', since: '2024-01-01', format: 'csv' }, positionals: ['extra'] });
   assert.deepEqual(out, ['exported 5']);
@@ -46,15 +46,15 @@ test('flags come from argv, then environment, then defaults', async () => {
 });
 
 test('boolean flags from the environment and numeric results as exit codes', async () => {
-  const { runner, seen } = harness({ APP_DRY_RUN: 'yes', APP_FORMAT: 'csv' });
+  const { runner, seen } = setup({ APP_DRY_RUN: 'yes', APP_FORMAT: 'csv' });
   assert.equal(await runner.main(['users:export']), 3);
   assert.equal(seen[0].values['dry-run'], true);
-  const plain = harness({ APP_FORMAT: 'csv' });
+  const plain = setup({ APP_FORMAT: 'csv' });
   assert.equal(await plain.runner.main(['users:export', '-n']), 3);
 });
 
 test('misuse exits with 2', async () => {
-  const { runner, errors, seen } = harness();
+  const { runner, errors, seen } = setup();
   assert.equal(await runner.main(['users:export', '--format', 'csv', '--colour']), 2);
   assert.match(errors[0], /^app users:export: Unknown option '--colour'/);
   assert.equal(await runner.main(['users:export']), 2);
@@ -63,7 +63,7 @@ test('misuse exits with 2', async () => {
 });
 
 test('unknown tasks suggest close names', async () => {
-  const { runner, errors } = harness();
+  const { runner, errors } = setup();
   assert.equal(await runner.main(['cache:claer']), 2);
   assert.equal(errors[0], 'app: no task named "cache:claer". Did you mean: cache:clear?');
   assert.equal(await runner.main(['zzz']), 2);
@@ -72,13 +72,13 @@ test('unknown tasks suggest close names', async () => {
 });
 
 test('task failures exit with 1', async () => {
-  const { runner, errors } = harness();
+  const { runner, errors } = setup();
   assert.equal(await runner.main(['jobs:retry']), 1);
   assert.deepEqual(errors, ['app jobs:retry: queue unreachable']);
 });
 
 test('listing and per-task help', async () => {
-  const { runner, out } = harness();
+  const { runner, out } = setup();
   await runner.main([]);
   assert.equal(out[0], ['Usage: app <task> [options]', '', 'Tasks:', '  cache:clear   Drop cached pages', '  jobs:retry', '  users:export  Export users as CSV'].join('\n'));
   await runner.main(['users:export', '--help']);

@@ -152,10 +152,9 @@ class FileLock {
 
   /**
    * Run `fn` while holding the lock, releasing it afterwards even on error.
-   * @template T
-   * @param {function(): Promise<T>|T} fn
+   * @param {function(): Promise<*>|*} fn
    * @param {{timeoutMs?: number, signal?: AbortSignal}} [options]
-   * @returns {Promise<T>}
+   * @returns {Promise<*>}
    */
   async withLock(fn, options) {
     await this.acquire(options);

@@ -111,11 +111,10 @@ class KeyedMutex {
 
   /**
    * Run `fn` holding the exclusive lock for `key`.
-   * @template T
    * @param {string} key
-   * @param {function(): Promise<T>|T} fn
+   * @param {function(): Promise<*>|*} fn
    * @param {{timeoutMs?: number}} [options]
-   * @returns {Promise<T>}
+   * @returns {Promise<*>}
    */
   async run(key, fn, options = {}) {
     const release = await this.acquire(key, { ...options, mode: 'write' });
@@ -128,11 +127,10 @@ class KeyedMutex {
 
   /**
    * Run `fn` holding a shared lock for `key`.
-   * @template T
    * @param {string} key
-   * @param {function(): Promise<T>|T} fn
+   * @param {function(): Promise<*>|*} fn
    * @param {{timeoutMs?: number}} [options]
-   * @returns {Promise<T>}
+   * @returns {Promise<*>}
    */
   async read(key, fn, options = {}) {
     const release = await this.acquire(key, { ...options, mode: 'read' });

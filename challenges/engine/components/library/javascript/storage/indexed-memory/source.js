@@ -222,9 +222,8 @@ class Database {
 
   /**
    * Run `fn(db)`; if it throws, every table is put back as it was.
-   * @template T
    * @param {function(Database): T} fn synchronous
-   * @returns {T}
+   * @returns {*}
    */
   batch(fn) {
     const saved = new Map([...this.tables].map(([name, table]) => [name, table.snapshot()]));
