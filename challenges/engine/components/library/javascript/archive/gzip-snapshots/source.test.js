@@ -8,8 +8,19 @@ const path = require('node:path');
 const zlib = require('node:zlib');
 const { createSnapshotArchive, SnapshotError, fromSettings } = require('./source');
 
+const scratch = [];
+test.after(() => {
+  for (const dir of scratch) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function scratchDir(prefix) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  scratch.push(dir);
+  return dir;
+}
+
 function tempDir() {
-  return path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'snap-')), 'snapshots');
+  return path.join(scratchDir('snap-'), 'snapshots');
 }
 
 function steppingClock(startIso, stepMs) {

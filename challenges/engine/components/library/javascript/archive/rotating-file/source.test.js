@@ -8,8 +8,19 @@ const path = require('node:path');
 const zlib = require('node:zlib');
 const { RotatingFile, fromSettings } = require('./source');
 
+const scratch = [];
+test.after(() => {
+  for (const dir of scratch) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function scratchDir(prefix) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  scratch.push(dir);
+  return dir;
+}
+
 function tempFile() {
-  return path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'rot-')), 'logs', 'app.log');
+  return path.join(scratchDir('rot-'), 'logs', 'app.log');
 }
 
 test('writes append until the size limit, then rotate', () => {

@@ -7,6 +7,17 @@ const os = require('node:os');
 const path = require('node:path');
 const { IniConfig, parseIni, IniSyntaxError, fromSettings } = require('./source');
 
+const scratch = [];
+test.after(() => {
+  for (const dir of scratch) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function scratchDir(prefix) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  scratch.push(dir);
+  return dir;
+}
+
 const SAMPLE = [
   '; service settings',
   'name = billing',
@@ -69,7 +80,7 @@ test('syntax errors carry the line number', () => {
 });
 
 test('files with includes: later values win', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ini-'));
+  const dir = scratchDir('ini-');
   fs.mkdirSync(path.join(dir, 'conf.d'));
   fs.writeFileSync(path.join(dir, 'app.ini'), '[db]\nhost = prod\nport = 5432\n@include conf.d/local.ini\n');
   fs.writeFileSync(path.join(dir, 'conf.d', 'local.ini'), '[db]\nhost = localhost\n[extra]\nx = 1\n');
@@ -81,7 +92,7 @@ test('files with includes: later values win', () => {
 });
 
 test('fromSettings reads a file or inline text', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ini-'));
+  const dir = scratchDir('ini-');
   const file = path.join(dir, 'svc.ini');
   fs.writeFileSync(file, 'port = 80\n');
   assert.equal(fromSettings({ config: { path: file, defaultSection: 'root' } }).getInt('root', 'port'), 80);

@@ -7,8 +7,19 @@ const os = require('node:os');
 const path = require('node:path');
 const { Config, ConfigError, loadConfig, fromSettings } = require('./source');
 
+const scratch = [];
+test.after(() => {
+  for (const dir of scratch) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function scratchDir(prefix) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  scratch.push(dir);
+  return dir;
+}
+
 function tempJson(content) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfg-'));
+  const dir = scratchDir('cfg-');
   const file = path.join(dir, 'config.json');
   fs.writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
   return file;

@@ -8,8 +8,19 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { FileLock, LockTimeoutError, fromSettings } = require('./source');
 
+const scratch = [];
+test.after(() => {
+  for (const dir of scratch) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function scratchDir(prefix) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  scratch.push(dir);
+  return dir;
+}
+
 function lockPath() {
-  return path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'lock-')), 'sub', 'job.lock');
+  return path.join(scratchDir('lock-'), 'sub', 'job.lock');
 }
 
 test('only one holder at a time', () => {

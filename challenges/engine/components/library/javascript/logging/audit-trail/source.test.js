@@ -7,6 +7,17 @@ const os = require('node:os');
 const path = require('node:path');
 const { createAuditTrail, AuditIntegrityError, fromSettings } = require('./source');
 
+const scratch = [];
+test.after(() => {
+  for (const dir of scratch) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function scratchDir(prefix) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  scratch.push(dir);
+  return dir;
+}
+
 function clockFrom(iso, stepMs = 1000) {
   let now = Date.parse(iso);
   return () => {
@@ -17,7 +28,7 @@ function clockFrom(iso, stepMs = 1000) {
 }
 
 function tempFile() {
-  return path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'audit-')), 'audit.jsonl');
+  return path.join(scratchDir('audit-'), 'audit.jsonl');
 }
 
 test('entries are numbered and chained', () => {

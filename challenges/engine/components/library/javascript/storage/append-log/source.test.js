@@ -7,8 +7,19 @@ const os = require('node:os');
 const path = require('node:path');
 const { LogStore, fromSettings } = require('./source');
 
+const scratch = [];
+test.after(() => {
+  for (const dir of scratch) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function scratchDir(prefix) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  scratch.push(dir);
+  return dir;
+}
+
 function tempLog() {
-  return path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'logstore-')), 'nested', 'data.log');
+  return path.join(scratchDir('logstore-'), 'nested', 'data.log');
 }
 
 test('values are stored, copied and deleted', () => {

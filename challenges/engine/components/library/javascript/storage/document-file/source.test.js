@@ -7,8 +7,19 @@ const os = require('node:os');
 const path = require('node:path');
 const { DocumentStore, ConflictError, fromSettings } = require('./source');
 
+const scratch = [];
+test.after(() => {
+  for (const dir of scratch) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function scratchDir(prefix) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  scratch.push(dir);
+  return dir;
+}
+
 function tempFile() {
-  return path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'docs-')), 'db', 'documents.json');
+  return path.join(scratchDir('docs-'), 'db', 'documents.json');
 }
 
 function counterIds() {
