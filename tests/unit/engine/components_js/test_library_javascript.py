@@ -75,7 +75,7 @@ def test_component_toml_is_well_formed(impl_dir: Path) -> None:
     assert meta["factory"] == "fromSettings"
     assert meta["factory"] in meta["exports"]
     assert meta["stem"] and all(re.fullmatch(r"[a-z]+", w) for w in meta["stem"])
-    assert all(isinstance(t, str) and t for t in meta["topics"])
+    assert meta["topics"] and all(isinstance(t, str) and re.fullmatch(r"[a-z0-9-]+", t) for t in meta["topics"])
     assert meta["summary"].strip() and not meta["summary"].endswith(".")
     assert meta["commit"].get("message", "").strip() and meta["commit"].get("changelog", "").strip()
     assert not meta["commit"]["message"].endswith(".")
@@ -151,3 +151,39 @@ def test_exports_and_factory(impl_dir: Path, tmp_path: Path) -> None:
     assert out["missing"] == []
     assert out["extra"] == []
     assert out["type"] == "object" and not out["isNull"]
+
+
+JS_KEYWORDS = frozenset(
+    "break case catch class const continue default delete do else extends finally for function if in instanceof "
+    "let new of return static super switch this throw try typeof void while yield async await null true false "
+    "undefined".split()
+)
+
+
+def _erased_lines(impl_dir: Path) -> set[str]:
+    """Source lines with identifiers, strings and numbers erased: two implementations that differ
+    only in naming produce (almost) the same set."""
+    out = set()
+    for raw in (impl_dir / "source.js").read_text().splitlines():
+        line = raw.strip()
+        if not line or line.startswith(("*", "/*", "//")):
+            continue
+        line = re.sub(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`(?:[^`\\]|\\.)*`", "S", line)
+        line = re.sub(r"\b\d+(?:\.\d+)?\b", "N", line)
+        line = re.sub(r"[A-Za-z_$][\w$]*", lambda m: m.group(0) if m.group(0) in JS_KEYWORDS else "I", line)
+        if len(line) >= 14:
+            out.add(line)
+    return out
+
+
+def test_implementations_of_a_kind_are_different_code() -> None:
+    by_kind: dict[str, list[Path]] = {}
+    for d in IMPL_DIRS:
+        by_kind.setdefault(d.parent.name, []).append(d)
+    for kind, dirs in by_kind.items():
+        for i, a in enumerate(dirs):
+            for b in dirs[i + 1 :]:
+                la, lb = _erased_lines(a), _erased_lines(b)
+                shared = len(la & lb) / max(1, min(len(la), len(lb)))
+                assert shared < 0.4, (kind, a.name, b.name, shared)
+                assert set(_meta(a)["exports"]) != set(_meta(b)["exports"]), (kind, a.name, b.name)
