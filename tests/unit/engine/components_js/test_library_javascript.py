@@ -187,3 +187,50 @@ def test_implementations_of_a_kind_are_different_code() -> None:
                 shared = len(la & lb) / max(1, min(len(la), len(lb)))
                 assert shared < 0.4, (kind, a.name, b.name, shared)
                 assert set(_meta(a)["exports"]) != set(_meta(b)["exports"]), (kind, a.name, b.name)
+
+
+def _factory_defaults(source: str) -> dict[str, str]:
+    """`own.<key> ?? <literal>` fallbacks in the factory, as JavaScript source text."""
+    body = source[source.index("function fromSettings") :]
+    out: dict[str, str] = {}
+    for match in re.finditer(r"own\.(\w+) \?\? ", body):
+        i, depth, quote = match.end(), 0, None
+        while i < len(body):
+            ch = body[i]
+            if quote:
+                if ch == "\\":
+                    i += 1
+                elif ch == quote:
+                    quote = None
+            elif ch in "'\"`":
+                quote = ch
+            elif ch in "([{":
+                depth += 1
+            elif ch in ")]}" and depth > 0:
+                depth -= 1
+            elif ch in ",;)}\n" and depth == 0:
+                break
+            i += 1
+        out.setdefault(match.group(1), body[match.end() : i].strip())
+    return out
+
+
+@pytest.mark.parametrize("impl_dir", IMPL_DIRS, ids=_ids(IMPL_DIRS))
+def test_toml_settings_match_the_factory_defaults(impl_dir: Path) -> None:
+    meta = _meta(impl_dir)
+    literals = {
+        key: text
+        for key, text in _factory_defaults((impl_dir / "source.js").read_text()).items()
+        if key in meta["settings"] and not re.match(r"[A-Z_]", text)
+    }
+    assert literals or not meta["settings"], "factory reads no settings with defaults"
+    script = (
+        "process.stdout.write(JSON.stringify({"
+        + ",".join(f"{json.dumps(k)}: ({v})" for k, v in literals.items())
+        + "}))"
+    )
+    proc = _node(["-e", script], impl_dir)
+    assert proc.returncode == 0, proc.stderr
+    code_defaults = json.loads(proc.stdout)
+    for key, value in code_defaults.items():
+        assert value == meta["settings"][key], (key, value, meta["settings"][key])
