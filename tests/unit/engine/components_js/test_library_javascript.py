@@ -103,6 +103,12 @@ def test_source_is_self_contained_commonjs(impl_dir: Path) -> None:
     for spec in re.findall(r"require\('([^']+)'\)", source):
         assert spec.startswith("node:"), spec
     assert not re.search(r"^\s*import\s", source, re.M)
+    for name in ("source.js", "source.test.js"):
+        for number, line in enumerate((impl_dir / name).read_text().splitlines(), 1):
+            assert len(line) <= 120 and "\t" not in line and line == line.rstrip(), (name, number)
+        assert (impl_dir / name).read_text().endswith("\n") and (impl_dir / name).read_text().startswith(
+            "'use strict';"
+        )
 
 
 @pytest.mark.parametrize("impl_dir", IMPL_DIRS, ids=_ids(IMPL_DIRS))

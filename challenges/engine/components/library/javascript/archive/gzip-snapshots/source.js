@@ -21,6 +21,7 @@ const { promisify } = require('node:util');
 const gzip = promisify(zlib.gzip);
 const gunzip = promisify(zlib.gunzip);
 
+/** A snapshot file is missing, unreadable or fails its checksum. */
 class SnapshotError extends Error {
   /**
    * @param {string} message
@@ -88,7 +89,8 @@ function createSnapshotArchive(options = {}) {
   async function save(state) {
     const takenAt = clock();
     const json = JSON.stringify(state);
-    const envelope = JSON.stringify({ takenAt: takenAt.toISOString(), sha256: crypto.createHash('sha256').update(json).digest('hex'), state: json });
+    const sha256 = crypto.createHash('sha256').update(json).digest('hex');
+    const envelope = JSON.stringify({ takenAt: takenAt.toISOString(), sha256, state: json });
     const packed = await gzip(envelope);
     await fsp.mkdir(directory, { recursive: true });
     const file = path.join(directory, `${name}-${stamp(takenAt)}.json.gz`);

@@ -53,7 +53,10 @@ test('list is newest first and ignores unrelated files', async () => {
   fs.writeFileSync(path.join(directory, 'notes.txt'), 'x');
   fs.writeFileSync(path.join(directory, 'other-20240101T000000000Z.json.gz'), 'x');
   const listed = await archive.list();
-  assert.deepEqual(listed.map((s) => s.takenAt.toISOString()), ['2024-01-01T00:01:00.000Z', '2024-01-01T00:00:00.000Z']);
+  assert.deepEqual(
+    listed.map((s) => s.takenAt.toISOString()),
+    ['2024-01-01T00:01:00.000Z', '2024-01-01T00:00:00.000Z'],
+  );
   assert.deepEqual(await createSnapshotArchive({ directory: path.join(directory, 'missing') }).list(), []);
 });
 

@@ -19,6 +19,7 @@ const zlib = require('node:zlib');
 
 const BLOCK = 512;
 
+/** An archive cannot be written or read as valid ustar. */
 class TarError extends Error {
   /** @param {string} message */
   constructor(message) {
@@ -157,7 +158,11 @@ function packDirectory(dir, options = {}) {
       if (item.isDirectory()) walk(full);
       else if (item.isFile()) {
         const stat = fs.statSync(full);
-        entries.push({ name: path.relative(root, full).split(path.sep).join('/'), data: fs.readFileSync(full), mode: stat.mode & 0o777 });
+        entries.push({
+          name: path.relative(root, full).split(path.sep).join('/'),
+          data: fs.readFileSync(full),
+          mode: stat.mode & 0o777,
+        });
       }
     }
   };

@@ -16,6 +16,7 @@
  * open period.
  */
 
+/** Thrown instead of calling the dependency while the circuit is open. */
 class CircuitOpenError extends Error {
   /**
    * @param {string} name

@@ -19,6 +19,7 @@ const { setTimeout: sleep } = require('node:timers/promises');
 
 const TRANSIENT_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EAI_AGAIN', 'EBUSY', 'EPIPE']);
 
+/** Every attempt failed; `cause` is the last error. */
 class RetryError extends Error {
   /**
    * @param {string} message

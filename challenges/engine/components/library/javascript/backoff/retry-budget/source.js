@@ -17,6 +17,7 @@ const { setTimeout: sleep } = require('node:timers/promises');
 
 const UNIT_MS = { ms: 1, s: 1000, m: 60000 };
 
+/** A retryable failure that was not retried because the budget is spent. */
 class BudgetExhaustedError extends Error {
   /** @param {Error} lastError */
   constructor(lastError) {

@@ -76,7 +76,14 @@ test('the shared budget caps retries during an outage', async () => {
 
 test('the budget refills as the window slides', async () => {
   const t = fakeTime();
-  const retrier = createRetrier({ schedule: [0], budgetRatio: 0, minRetriesPerWindow: 1, windowMs: 1000, now: t.now, wait: t.wait });
+  const retrier = createRetrier({
+    schedule: [0],
+    budgetRatio: 0,
+    minRetriesPerWindow: 1,
+    windowMs: 1000,
+    now: t.now,
+    wait: t.wait,
+  });
   assert.equal(await retrier.call(failing(1)), 'ok');
   await assert.rejects(retrier.call(failing(1)), BudgetExhaustedError);
   t.ms += 1001;
@@ -89,7 +96,10 @@ test('BudgetExhaustedError keeps the original failure', async () => {
   const t = fakeTime();
   const retrier = createRetrier({ schedule: [1], minRetriesPerWindow: 0, budgetRatio: 0, now: t.now, wait: t.wait });
   const original = new Error('timeout talking to billing');
-  await assert.rejects(retrier.call(failing(1, original)), (err) => err.cause === original && /billing/.test(err.message));
+  await assert.rejects(
+    retrier.call(failing(1, original)),
+    (err) => err.cause === original && /billing/.test(err.message),
+  );
 });
 
 test('wrap passes arguments through', async () => {

@@ -18,6 +18,7 @@
  * `--help` at any level prints generated help. Usage mistakes exit with 2.
  */
 
+/** The command line is wrong (unknown option, missing argument); exits with 2. */
 class UsageError extends Error {
   /** @param {string} message */
   constructor(message) {
@@ -66,7 +67,14 @@ class CommandRouter {
       options[optName] = { type: 'boolean', ...opt };
       if (opt.alias) aliases[opt.alias] = optName;
     }
-    this.commands.set(key, { name: key, summary: spec.summary ?? '', options, aliases, args: spec.args ?? [], run: spec.run });
+    this.commands.set(key, {
+      name: key,
+      summary: spec.summary ?? '',
+      options,
+      aliases,
+      args: spec.args ?? [],
+      run: spec.run,
+    });
     return this;
   }
 
@@ -132,8 +140,12 @@ class CommandRouter {
     }
     const required = command.args.filter((a) => !a.endsWith('?')).length;
     const variadic = command.args.some((a) => a.endsWith('...'));
-    if (positional.length < required) throw new UsageError(`missing argument ${describeArg(command.args[positional.length])}`);
-    if (!variadic && positional.length > command.args.length) throw new UsageError(`unexpected argument "${positional[command.args.length]}"`);
+    if (positional.length < required) {
+      throw new UsageError(`missing argument ${describeArg(command.args[positional.length])}`);
+    }
+    if (!variadic && positional.length > command.args.length) {
+      throw new UsageError(`unexpected argument "${positional[command.args.length]}"`);
+    }
     return { options, args: positional };
   }
 
@@ -154,8 +166,13 @@ class CommandRouter {
     const lines = [`Usage: ${this.program} ${command.name}${args ? ` ${args}` : ''} [options]`];
     if (command.summary) lines.push('', command.summary);
     const optionLines = Object.entries(command.options).map(([optName, opt]) => {
-      const flag = `${opt.alias ? `-${opt.alias}, ` : '    '}--${optName}${opt.type === 'boolean' ? '' : ` <${opt.type}>`}`;
-      const notes = [opt.help, opt.required ? 'required' : null, opt.default !== undefined ? `default: ${opt.default}` : null];
+      const short = opt.alias ? `-${opt.alias}, ` : '    ';
+      const flag = `${short}--${optName}${opt.type === 'boolean' ? '' : ` <${opt.type}>`}`;
+      const notes = [
+        opt.help,
+        opt.required ? 'required' : null,
+        opt.default !== undefined ? `default: ${opt.default}` : null,
+      ];
       return `  ${flag.padEnd(28)}${notes.filter(Boolean).join('; ')}`.trimEnd();
     });
     if (optionLines.length) lines.push('', 'Options:', ...optionLines);

@@ -48,7 +48,11 @@ test('errors and unknown commands are reported without stopping', async () => {
   await shell.execute('stats');
   await shell.execute('stast');
   await shell.execute('echo "oops');
-  assert.deepEqual(lines, ['error: queue unavailable', 'unknown command: stast (try: stats)', 'error: unterminated double quote']);
+  assert.deepEqual(lines, [
+    'error: queue unavailable',
+    'unknown command: stast (try: stats)',
+    'error: unterminated double quote',
+  ]);
 });
 
 test('help and history', async () => {

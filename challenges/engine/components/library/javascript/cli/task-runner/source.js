@@ -121,7 +121,8 @@ function createTaskRunner(tasks, config = {}) {
       if (resolved[option] !== undefined) continue;
       const fromEnv = env[spec.env ?? envName(envPrefix, option)];
       if (fromEnv !== undefined && fromEnv !== '') {
-        resolved[option] = spec.type === 'boolean' ? ['1', 'true', 'yes', 'on'].includes(fromEnv.toLowerCase()) : fromEnv;
+        const truthy = ['1', 'true', 'yes', 'on'].includes(fromEnv.toLowerCase());
+        resolved[option] = spec.type === 'boolean' ? truthy : fromEnv;
       } else if (spec.default !== undefined) {
         resolved[option] = spec.default;
       } else if (spec.required) {

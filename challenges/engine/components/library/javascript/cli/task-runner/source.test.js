@@ -80,7 +80,17 @@ test('task failures exit with 1', async () => {
 test('listing and per-task help', async () => {
   const { runner, out } = setup();
   await runner.main([]);
-  assert.equal(out[0], ['Usage: app <task> [options]', '', 'Tasks:', '  cache:clear   Drop cached pages', '  jobs:retry', '  users:export  Export users as CSV'].join('\n'));
+  assert.equal(
+    out[0],
+    [
+      'Usage: app <task> [options]',
+      '',
+      'Tasks:',
+      '  cache:clear   Drop cached pages',
+      '  jobs:retry',
+      '  users:export  Export users as CSV',
+    ].join('\n'),
+  );
   await runner.main(['users:export', '--help']);
   assert.match(out[1], /--since \(env EXPORT_SINCE\)/);
   assert.match(out[1], /--limit \(env APP_LIMIT\) \[default: 1000\]/);

@@ -11,7 +11,11 @@ test('every fifteen minutes during office hours on weekdays', () => {
   const cron = new CronSchedule('*/15 9-17 * * mon-fri');
   assert.equal(iso(cron.next(at('2024-06-07T17:40'))), '2024-06-07T17:45');
   assert.equal(iso(cron.next(at('2024-06-07T17:45'))), '2024-06-10T09:00');
-  assert.deepEqual(cron.upcoming(3, at('2024-06-10T09:00')).map(iso), ['2024-06-10T09:15', '2024-06-10T09:30', '2024-06-10T09:45']);
+  assert.deepEqual(cron.upcoming(3, at('2024-06-10T09:00')).map(iso), [
+    '2024-06-10T09:15',
+    '2024-06-10T09:30',
+    '2024-06-10T09:45',
+  ]);
 });
 
 test('next is strictly after, ignoring seconds', () => {
@@ -29,7 +33,11 @@ test('month ends, leap days and impossible dates', () => {
 
 test('day of month and day of week combine with OR when both are set', () => {
   const cron = new CronSchedule('0 8 1 * fri');
-  assert.deepEqual(cron.upcoming(3, at('2024-02-27T00:00')).map(iso), ['2024-03-01T08:00', '2024-03-08T08:00', '2024-03-15T08:00']);
+  assert.deepEqual(cron.upcoming(3, at('2024-02-27T00:00')).map(iso), [
+    '2024-03-01T08:00',
+    '2024-03-08T08:00',
+    '2024-03-15T08:00',
+  ]);
   assert.equal(new CronSchedule('0 0 * * 7').matches(at('2024-06-09T00:00')), true);
 });
 
@@ -45,7 +53,10 @@ test('lists, ranges with steps and names', () => {
 test('syntax errors say what is wrong', () => {
   assert.throws(() => new CronSchedule('* * * *'), /expected 5 fields, got 4/);
   assert.throws(() => new CronSchedule('60 * * * *'), /minute 60 is outside 0-59/);
-  assert.throws(() => new CronSchedule('* * * * funday'), (err) => err instanceof CronSyntaxError && /"funday"/.test(err.message));
+  assert.throws(
+    () => new CronSchedule('* * * * funday'),
+    (err) => err instanceof CronSyntaxError && /"funday"/.test(err.message),
+  );
   assert.throws(() => new CronSchedule('*/0 * * * *'), /bad step/);
   assert.throws(() => new CronSchedule('* 5-2 * * *'), /runs backwards/);
 });

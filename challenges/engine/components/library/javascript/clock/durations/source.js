@@ -23,7 +23,8 @@ const UNITS = [
 ];
 const BY_ALIAS = new Map(UNITS.flatMap((unit) => unit.aliases.map((alias) => [alias, unit.ms])));
 const WEEK_MS = 7 * 86_400_000;
-const ISO_RE = /^P(?:(\d+(?:\.\d+)?)W)?(?:(\d+(?:\.\d+)?)D)?(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$/;
+const NUM = String.raw`(\d+(?:\.\d+)?)`;
+const ISO_RE = new RegExp(`^P(?:${NUM}W)?(?:${NUM}D)?(?:T(?:${NUM}H)?(?:${NUM}M)?(?:${NUM}S)?)?$`);
 
 function parseIso(text) {
   const match = ISO_RE.exec(text);

@@ -74,7 +74,10 @@ test('deadlines count down on the injected clock', () => {
   deadline.check('fetch');
   now += 700;
   assert.equal(deadline.remaining(), 0);
-  assert.throws(() => deadline.check('render'), (err) => err.code === 'ETIMEDOUT' && /render exceeded its deadline by 200ms/.test(err.message));
+  assert.throws(
+    () => deadline.check('render'),
+    (err) => err.code === 'ETIMEDOUT' && /render exceeded its deadline by 200ms/.test(err.message),
+  );
 });
 
 test('fromSettings binds unit and style', () => {

@@ -24,6 +24,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
+/** A line of an INI file cannot be parsed. */
 class IniSyntaxError extends Error {
   /**
    * @param {string} message
@@ -63,7 +64,11 @@ function unquote(value) {
 /**
  * Parse INI text into `{ section: { key: value } }` (values uninterpolated).
  * @param {string} text
- * @param {{source?: string, defaultSection?: string, readInclude?: function(string): {text: string, source: string}, depth?: number}} [options]
+ * @param {object} [options]
+ * @param {string} [options.source] file name used in error messages
+ * @param {string} [options.defaultSection]
+ * @param {function(string): {text: string, source: string}} [options.readInclude] loads an @include target
+ * @param {number} [options.depth] include nesting level
  * @returns {Record<string, Record<string, string>>}
  */
 function parseIni(text, options = {}) {
@@ -134,7 +139,8 @@ class IniConfig {
   interpolate(value, section, seen) {
     return value.replace(/\$\{([A-Za-z0-9_.-]+)\}/g, (_, ref) => {
       const dot = ref.lastIndexOf('.');
-      const [refSection, refKey] = this.raw(section, ref) !== undefined || dot === -1 ? [section, ref] : [ref.slice(0, dot), ref.slice(dot + 1)];
+      const local = this.raw(section, ref) !== undefined || dot === -1;
+      const [refSection, refKey] = local ? [section, ref] : [ref.slice(0, dot), ref.slice(dot + 1)];
       const id = `${refSection}.${refKey}`;
       if (seen.has(id)) throw new Error(`${this.source}: circular reference through ${id}`);
       const target = this.raw(refSection, refKey);

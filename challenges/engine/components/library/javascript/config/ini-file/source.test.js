@@ -62,7 +62,10 @@ test('typed accessors convert or explain', () => {
   assert.equal(config.getDuration('worker', 'poll'), 30000);
   assert.equal(config.getInt('worker', 'concurrency'), 4);
   assert.equal(config.getInt('worker', 'absent', 9), 9);
-  assert.throws(() => config.getInt('database', 'host'), /app\.ini: \[database\] host must be an integer, got "localhost"/);
+  assert.throws(
+    () => config.getInt('database', 'host'),
+    /app\.ini: \[database\] host must be an integer, got "localhost"/,
+  );
   assert.throws(() => config.getBool('main', 'name'), /yes or no/);
   assert.throws(() => config.getDuration('database', 'host'), /duration/);
 });
@@ -74,7 +77,10 @@ test('bad references and cycles are reported', () => {
 });
 
 test('syntax errors carry the line number', () => {
-  assert.throws(() => parseIni('ok = 1\njust words', { source: 'x.ini' }), (err) => err instanceof IniSyntaxError && err.line === 2 && err.message.startsWith('x.ini:2:'));
+  assert.throws(
+    () => parseIni('ok = 1\njust words', { source: 'x.ini' }),
+    (err) => err instanceof IniSyntaxError && err.line === 2 && err.message.startsWith('x.ini:2:'),
+  );
   assert.throws(() => parseIni('bad key = 1'), /invalid key/);
   assert.throws(() => parseIni('@include other.ini'), /not available/);
 });

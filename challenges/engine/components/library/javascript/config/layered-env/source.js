@@ -16,6 +16,7 @@
 
 const fs = require('node:fs');
 
+/** A setting is missing, malformed or of the wrong type. */
 class ConfigError extends Error {
   /**
    * @param {string} message

@@ -18,6 +18,7 @@
 
 const UNIT_MS = { ms: 1, s: 1000, m: 60000, h: 3600000, d: 86400000 };
 
+/** One or more settings are missing or invalid; `problems` lists them all. */
 class SettingsError extends Error {
   /** @param {string[]} problems */
   constructor(problems) {

@@ -12,6 +12,7 @@
 
 const { setTimeout: sleep } = require('node:timers/promises');
 
+/** A handler (or a waitFor) did not finish in time. */
 class HandlerTimeoutError extends Error {
   /**
    * @param {string} event

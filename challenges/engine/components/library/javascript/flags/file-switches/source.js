@@ -82,7 +82,9 @@ class SwitchBoard {
     if (this.loadedMtime === stat.mtimeMs) return false;
     try {
       const parsed = JSON.parse(fs.readFileSync(this.path, 'utf8'));
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('top level must be an object');
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+        throw new Error('top level must be an object');
+      }
       const next = new Map();
       for (const [name, raw] of Object.entries(parsed)) next.set(name, normalize(name, raw));
       this.switches = next;

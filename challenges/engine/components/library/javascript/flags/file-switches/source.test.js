@@ -43,7 +43,10 @@ test('environment overrides the file; defaults fill gaps', () => {
   });
   assert.deepEqual(board.explain('new-mailer'), { on: false, source: 'env' });
   assert.deepEqual(board.explain('uploads'), { on: true, source: 'default' });
-  assert.deepEqual(board.list().map((s) => `${s.name}:${s.on}:${s.source}`), ['new-mailer:false:env', 'uploads:true:default']);
+  assert.deepEqual(
+    board.list().map((s) => `${s.name}:${s.on}:${s.source}`),
+    ['new-mailer:false:env', 'uploads:true:default'],
+  );
 });
 
 test('changes to the file are picked up after the check interval', () => {

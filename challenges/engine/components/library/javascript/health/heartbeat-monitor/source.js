@@ -34,7 +34,10 @@ function createHeartbeatMonitor(options = {}) {
   const now = options.now ?? (() => Date.now());
   if (!(maxErrorRate >= 0 && maxErrorRate <= 1)) throw new RangeError('maxErrorRate must be between 0 and 1');
 
-  /** @type {Map<string, {lastSeen: number|null, outcomes: {at: number, ok: boolean}[], lastError: string|null, registeredAt: number, staleAfterMs: number}>} */
+  /**
+   * name -> { lastSeen, outcomes: [{ at, ok }], lastError, registeredAt, staleAfterMs }
+   * @type {Map<string, object>}
+   */
   const components = new Map();
 
   function entry(name) {
@@ -92,7 +95,8 @@ function createHeartbeatMonitor(options = {}) {
   /**
    * State of one component.
    * @param {string} name
-   * @returns {{state: string, lastSeenMsAgo: number|null, errorRate: number|null, samples: number, lastError: string|null}}
+   * @returns {{state: string, lastSeenMsAgo: number|null, errorRate: number|null, samples: number,
+   *   lastError: string|null}}
    */
   function status(name) {
     const item = components.get(name);

@@ -24,6 +24,7 @@ const HALF_MASK = 2 ** HALF_BITS - 1;
 const MAX_VALUE = 2 ** (2 * HALF_BITS) - 1;
 const ROUNDS = 4;
 
+/** A value cannot be encoded, or a string is not a code of this codec. */
 class CodeError extends Error {
   /** @param {string} message */
   constructor(message) {

@@ -15,6 +15,7 @@ const path = require('node:path');
 const crypto = require('node:crypto');
 const { setTimeout: sleep } = require('node:timers/promises');
 
+/** The lock stayed held by someone else for the whole wait. */
 class LockTimeoutError extends Error {
   /**
    * @param {string} file

@@ -15,6 +15,7 @@
  * - State for a key is dropped as soon as nobody holds or waits for it.
  */
 
+/** A waiter gave up before the lock for its key became free. */
 class LockTimeoutError extends Error {
   /**
    * @param {string} key

@@ -14,6 +14,7 @@
  * empties, so an idle semaphore keeps nothing alive.
  */
 
+/** The lease ran out and its permit was given to someone else. */
 class LeaseExpiredError extends Error {
   /** @param {number} id */
   constructor(id) {

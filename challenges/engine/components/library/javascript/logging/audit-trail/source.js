@@ -14,6 +14,7 @@ const fs = require('node:fs');
 
 const GENESIS = '0'.repeat(64);
 
+/** The stored trail has been altered, reordered or truncated. */
 class AuditIntegrityError extends Error {
   /**
    * @param {string} message

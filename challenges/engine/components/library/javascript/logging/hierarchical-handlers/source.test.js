@@ -85,7 +85,10 @@ test('exceptions include the stack; names and levels are validated', () => {
 
 test('fromSettings wires levels, format and a root stream handler', () => {
   const out = stream();
-  const manager = fromSettings({ logging: { rootLevel: 'error', levels: { api: 'info' }, format: '{level}|{name}|{message}' } }, out);
+  const manager = fromSettings(
+    { logging: { rootLevel: 'error', levels: { api: 'info' }, format: '{level}|{name}|{message}' } },
+    out,
+  );
   manager.getLogger('api.v1').info('hello');
   manager.getLogger('worker').info('hidden');
   assert.deepEqual(out.lines, ['INFO    |api.v1|hello\n']);

@@ -12,6 +12,7 @@
  * they are written. Errors are expanded to name, message and stack.
  */
 
+/** Level names and their severities; a logger writes records at or above its level. */
 const LEVELS = Object.freeze({ trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60 });
 const REDACTED = '[redacted]';
 

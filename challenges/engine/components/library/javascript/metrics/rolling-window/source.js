@@ -129,12 +129,14 @@ function createStats(options = {}) {
     const values = slots.flatMap((slot) => slot.sample.values);
     const total = slots.reduce((acc, slot) => acc + slot.count, 0);
     const withValues = slots.filter((slot) => slot.min !== Infinity);
+    const sum = slots.reduce((acc, slot) => acc + slot.sum, 0);
+    const measured = slots.reduce((acc, slot) => acc + slot.sample.seen, 0);
     const out = {
       count: total,
       rate: total / windowSeconds,
       min: withValues.length ? Math.min(...withValues.map((s) => s.min)) : null,
       max: withValues.length ? Math.max(...withValues.map((s) => s.max)) : null,
-      mean: values.length ? slots.reduce((acc, s) => acc + s.sum, 0) / slots.reduce((acc, s) => acc + s.sample.seen, 0) : null,
+      mean: values.length ? sum / measured : null,
     };
     for (const p of percentiles) out[`p${p}`] = percentile(values, p);
     return out;

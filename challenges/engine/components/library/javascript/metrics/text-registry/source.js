@@ -85,7 +85,9 @@ class Counter extends Metric {
   }
 
   lines() {
-    return [...this.series.values()].map((s) => `${this.name}${renderLabels(this.labelNames, s.values)} ${formatNumber(s.value)}`);
+    return [...this.series.values()].map(
+      (s) => `${this.name}${renderLabels(this.labelNames, s.values)} ${formatNumber(s.value)}`,
+    );
   }
 }
 

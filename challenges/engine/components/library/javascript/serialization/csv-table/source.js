@@ -10,6 +10,7 @@
  * `formatCsv` writes rows back, deriving the header from the objects' keys.
  */
 
+/** Malformed CSV input or a value that does not fit its column type. */
 class CsvError extends Error {
   /**
    * @param {string} message
@@ -40,7 +41,9 @@ const CONVERTERS = {
   date(text, column, line) {
     if (text.trim() === '') return null;
     const value = new Date(text);
-    if (Number.isNaN(value.getTime())) throw new CsvError(`column ${column}: ${JSON.stringify(text)} is not a date`, line);
+    if (Number.isNaN(value.getTime())) {
+      throw new CsvError(`column ${column}: ${JSON.stringify(text)} is not a date`, line);
+    }
     return value;
   },
 };
@@ -160,7 +163,8 @@ function formatField(value, delimiter) {
   if (value === null || value === undefined) text = '';
   else if (value instanceof Date) text = value.toISOString();
   else text = String(value);
-  return /[",\r\n]/.test(text) || text.includes(delimiter) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  const needsQuotes = /[",\r\n]/.test(text) || text.includes(delimiter) || /^\s|\s$/.test(text);
+  return needsQuotes ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 /**

@@ -17,6 +17,7 @@
 
 const BARE_RE = /^[^\s"=\\\u0000-\u001f]+$/;
 const KEY_RE = /^[^\s"=\u0000-\u001f]+$/;
+const ESCAPES = { '\\': '\\\\', '"': '\\"', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 /**
  * Flatten nested objects and arrays into dotted keys.
@@ -71,7 +72,7 @@ function formatValue(value) {
   if (value === null || value === undefined) return 'null';
   const text = value instanceof Date ? value.toISOString() : String(value);
   if (text !== '' && BARE_RE.test(text)) return text;
-  const escaped = text.replace(/[\\"\n\r\t]/g, (ch) => ({ '\\': '\\\\', '"': '\\"', '\n': '\\n', '\r': '\\r', '\t': '\\t' })[ch]);
+  const escaped = text.replace(/[\\"\n\r\t]/g, (ch) => ESCAPES[ch]);
   return `"${escaped}"`;
 }
 
@@ -90,7 +91,8 @@ function encodeLine(record, options = {}) {
       if (!KEY_RE.test(key)) throw new RangeError(`key cannot be written bare: ${JSON.stringify(key)}`);
       const value = flat[key];
       if (value === true) return key;
-      const shown = value !== null && typeof value === 'object' && !(value instanceof Date) ? JSON.stringify(value) : value;
+      const isObject = value !== null && typeof value === 'object' && !(value instanceof Date);
+      const shown = isObject ? JSON.stringify(value) : value;
       return `${key}=${formatValue(shown)}`;
     })
     .join(' ');

@@ -11,6 +11,7 @@
  * user data cannot be mistaken for a tagged value.
  */
 
+/** Input that is not valid tagged JSON. */
 class DecodeError extends Error {
   /**
    * @param {string} message
@@ -38,7 +39,12 @@ const BUILTIN = [
     decode: (v) => new Uint8Array(Buffer.from(v, 'base64')),
   },
   { tag: 'url', test: (v) => v instanceof URL, encode: (v) => v.href, decode: (v) => new URL(v) },
-  { tag: 'regexp', test: (v) => v instanceof RegExp, encode: (v) => [v.source, v.flags], decode: (v) => new RegExp(v[0], v[1]) },
+  {
+    tag: 'regexp',
+    test: (v) => v instanceof RegExp,
+    encode: (v) => [v.source, v.flags],
+    decode: (v) => new RegExp(v[0], v[1]),
+  },
   { tag: 'undefined', test: (v) => v === undefined, encode: () => null, decode: () => undefined },
   {
     tag: 'number',
@@ -101,7 +107,8 @@ class JsonCodec {
     }
     if (Array.isArray(value)) return value.map((item) => this.toPlain(item, seen));
     if (value instanceof Map) {
-      return { [this.tagKey]: 'map', value: [...value].map(([k, v]) => [this.toPlain(k, seen), this.toPlain(v, seen)]) };
+      const pairs = [...value].map(([k, v]) => [this.toPlain(k, seen), this.toPlain(v, seen)]);
+      return { [this.tagKey]: 'map', value: pairs };
     }
     if (value instanceof Set) return { [this.tagKey]: 'set', value: [...value].map((v) => this.toPlain(v, seen)) };
     if (typeof value.toJSON === 'function') return this.toPlain(value.toJSON(), seen);
@@ -129,7 +136,11 @@ class JsonCodec {
       for (const [key, item] of Object.entries(data.value ?? {})) out[key] = this.fromPlain(item, `${inner}.${key}`);
       return out;
     }
-    if (tag === 'map') return new Map(data.value.map(([k, v], i) => [this.fromPlain(k, `${inner}[${i}][0]`), this.fromPlain(v, `${inner}[${i}][1]`)]));
+    if (tag === 'map') {
+      return new Map(
+        data.value.map(([k, v], i) => [this.fromPlain(k, `${inner}[${i}][0]`), this.fromPlain(v, `${inner}[${i}][1]`)]),
+      );
+    }
     if (tag === 'set') return new Set(data.value.map((v, i) => this.fromPlain(v, `${inner}[${i}]`)));
     const type = this.types.get(tag);
     if (!type) throw new DecodeError(`unknown type tag ${JSON.stringify(tag)}`, path);

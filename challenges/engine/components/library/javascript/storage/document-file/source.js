@@ -17,6 +17,7 @@ const fsp = require('node:fs/promises');
 const path = require('node:path');
 const crypto = require('node:crypto');
 
+/** The document changed since the caller read it (optimistic concurrency). */
 class ConflictError extends Error {
   /**
    * @param {string} collection

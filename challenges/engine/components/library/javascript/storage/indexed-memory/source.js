@@ -4,7 +4,7 @@
  * In-memory tables for data that fits in RAM and is rebuilt on start (caches
  * of reference data, test doubles for a repository, per-process registries).
  *
- *   const users = new Table('users', { primaryKey: 'id', unique: ['email'], indexes: ['team'], sorted: ['createdAt'] });
+ *   const users = new Table('users', { unique: ['email'], indexes: ['team'], sorted: ['createdAt'] });
  *   users.insert({ id: 1, email: 'a@x.io', team: 'red', createdAt: 1700000000 });
  *   users.findBy('team', 'red');
  *   users.range('createdAt', { from: t0, to: t1 });
@@ -15,6 +15,7 @@
  * and `Database.batch` applies several writes across tables all-or-nothing.
  */
 
+/** A write would duplicate a primary key or unique column value. */
 class ConstraintError extends Error {
   /**
    * @param {string} table

@@ -34,7 +34,10 @@ test('range queries use sorted order', () => {
 
 test('unique constraints block inserts and updates without side effects', () => {
   const table = users();
-  assert.throws(() => table.insert({ id: 1, email: 'new@x.io' }), (err) => err instanceof ConstraintError && err.column === 'id');
+  assert.throws(
+    () => table.insert({ id: 1, email: 'new@x.io' }),
+    (err) => err instanceof ConstraintError && err.column === 'id',
+  );
   assert.throws(() => table.insert({ id: 5, email: 'ann@x.io' }), /users\.email must be unique/);
   assert.throws(() => table.update(2, { email: 'cy@x.io' }), ConstraintError);
   assert.equal(table.size, 4);

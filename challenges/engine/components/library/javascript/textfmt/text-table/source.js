@@ -164,12 +164,16 @@ function renderTable(rows, options = {}) {
   const lines = [];
   if (showHeader) {
     lines.push(frame(titles.map((title, i) => pad(title, widths[i], columns[i].align)).join(border.sep)));
-    lines.push(border.edge ? `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|` : widths.map((w) => border.line.repeat(w)).join(border.cross).replace(/\s+$/, ''));
+    const rule = border.edge
+      ? `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`
+      : widths.map((w) => border.line.repeat(w)).join(border.cross);
+    lines.push(rule.replace(/\s+$/, ''));
   }
   for (const cells of body) {
     const height = Math.max(...cells.map((cell) => cell.length));
     for (let lineIndex = 0; lineIndex < height; lineIndex += 1) {
-      lines.push(frame(cells.map((cell, i) => pad(cell[lineIndex] ?? '', widths[i], columns[i].align)).join(border.sep)));
+      const padded = cells.map((cell, i) => pad(cell[lineIndex] ?? '', widths[i], columns[i].align));
+      lines.push(frame(padded.join(border.sep)));
     }
   }
   return lines.join('\n');

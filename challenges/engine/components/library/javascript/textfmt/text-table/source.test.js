@@ -11,7 +11,10 @@ const files = [
 
 test('columns are aligned with a header rule', () => {
   const table = renderTable(files, { columns: ['name', { key: 'size', align: 'right' }, 'owner'] });
-  assert.equal(table, ['name   | size | owner', '-------+------+------', 'app.js | 1204 | ann', 'README |   88 |'].join('\n'));
+  assert.equal(
+    table,
+    ['name   | size | owner', '-------+------+------', 'app.js | 1204 | ann', 'README |   88 |'].join('\n'),
+  );
 });
 
 test('columns default to the union of keys; arrays index by position', () => {
@@ -34,7 +37,11 @@ test('display width counts wide and combining characters', () => {
 test('long cells are truncated with an ellipsis', () => {
   const table = renderTable([{ msg: 'connection reset by peer' }], { maxColumnWidth: 10, header: false });
   assert.equal(table, 'connectio…');
-  const custom = renderTable([{ msg: 'abcdefghij' }], { columns: [{ key: 'msg', maxWidth: 6 }], ellipsis: '...', header: false });
+  const custom = renderTable([{ msg: 'abcdefghij' }], {
+    columns: [{ key: 'msg', maxWidth: 6 }],
+    ellipsis: '...',
+    header: false,
+  });
   assert.equal(custom, 'abc...');
 });
 

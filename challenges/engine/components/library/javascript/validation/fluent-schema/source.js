@@ -17,6 +17,7 @@
  * onto form fields in an API error response.
  */
 
+/** Input failed validation; `issues` lists every problem with its path. */
 class ValidationError extends Error {
   /** @param {{path: string, message: string}[]} issues */
   constructor(issues) {

@@ -43,7 +43,10 @@ test('every issue is reported with its path', () => {
 test('parse throws a ValidationError carrying the issues', () => {
   assert.throws(
     () => User.parse('not an object'),
-    (err) => err instanceof ValidationError && err.issues[0].message === 'expected an object' && err.message === '(root): expected an object',
+    (err) =>
+      err instanceof ValidationError &&
+      err.issues[0].message === 'expected an object' &&
+      err.message === '(root): expected an object',
   );
 });
 

@@ -16,6 +16,7 @@
  * the keyword that failed, which maps cleanly onto API error responses.
  */
 
+/** A schema cannot be used, or (from `assert`) a value does not match it. */
 class SchemaError extends Error {
   /** @param {string} message */
   constructor(message) {
@@ -25,7 +26,8 @@ class SchemaError extends Error {
 }
 
 const FORMATS = {
-  'date-time': (s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i.test(s) && !Number.isNaN(Date.parse(s)),
+  'date-time': (s) =>
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i.test(s) && !Number.isNaN(Date.parse(s)),
   date: (s) => /^\d{4}-\d{2}-\d{2}$/.test(s) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s),
   email: (s) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s),
   uri: (s) => {
@@ -37,6 +39,21 @@ const FORMATS = {
   },
   uuid: (s) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s),
 };
+
+const NUMERIC = ['number', 'integer'];
+
+/** Keyword, value kinds it applies to, test that must hold, message when it does not. */
+const BOUND_KEYWORDS = [
+  ['minLength', ['string'], (v, n) => [...v].length >= n, (n) => `must have at least ${n} characters`],
+  ['maxLength', ['string'], (v, n) => [...v].length <= n, (n) => `must have at most ${n} characters`],
+  ['minimum', NUMERIC, (v, n) => v >= n, (n) => `must be >= ${n}`],
+  ['maximum', NUMERIC, (v, n) => v <= n, (n) => `must be <= ${n}`],
+  ['exclusiveMinimum', NUMERIC, (v, n) => v > n, (n) => `must be > ${n}`],
+  ['exclusiveMaximum', NUMERIC, (v, n) => v < n, (n) => `must be < ${n}`],
+  ['multipleOf', NUMERIC, (v, n) => Math.abs(v / n - Math.round(v / n)) <= 1e-9, (n) => `must be a multiple of ${n}`],
+  ['minItems', ['array'], (v, n) => v.length >= n, (n) => `must have at least ${n} items`],
+  ['maxItems', ['array'], (v, n) => v.length <= n, (n) => `must have at most ${n} items`],
+];
 
 function typeOf(value) {
   if (value === null) return 'null';
@@ -66,7 +83,8 @@ function pointer(path) {
  * Compile a schema into a validator.
  * @param {object|boolean} schema
  * @param {{allErrors?: boolean, formats?: boolean}} [options]
- * @returns {{validate: function(*): {valid: boolean, errors: {path: string, keyword: string, message: string}[]}, assert: function(*): *}}
+ * @returns {{validate: function(*): {valid: boolean, errors: {path: string, keyword: string, message: string}[]},
+ *   assert: function(*): *}}
  */
 function compileSchema(schema, options = {}) {
   const allErrors = options.allErrors ?? true;
@@ -100,43 +118,45 @@ function compileSchema(schema, options = {}) {
         return;
       }
     }
-    if (node.enum && !node.enum.some((option) => equal(option, value))) fail('enum', `must be one of ${JSON.stringify(node.enum)}`);
+    if (node.enum && !node.enum.some((option) => equal(option, value))) {
+      fail('enum', `must be one of ${JSON.stringify(node.enum)}`);
+    }
     if ('const' in node && !equal(node.const, value)) fail('const', `must be ${JSON.stringify(node.const)}`);
     const kind = typeOf(value);
-    if (kind === 'string') {
-      const length = [...value].length;
-      if (node.minLength !== undefined && length < node.minLength) fail('minLength', `must have at least ${node.minLength} characters`);
-      if (node.maxLength !== undefined && length > node.maxLength) fail('maxLength', `must have at most ${node.maxLength} characters`);
-      if (node.pattern !== undefined && !new RegExp(node.pattern, 'u').test(value)) fail('pattern', `must match ${node.pattern}`);
-      if (checkFormats && node.format && FORMATS[node.format] && !FORMATS[node.format](value)) fail('format', `must be a valid ${node.format}`);
-    }
-    if (kind === 'number' || kind === 'integer') {
-      if (node.minimum !== undefined && value < node.minimum) fail('minimum', `must be >= ${node.minimum}`);
-      if (node.maximum !== undefined && value > node.maximum) fail('maximum', `must be <= ${node.maximum}`);
-      if (node.exclusiveMinimum !== undefined && value <= node.exclusiveMinimum) fail('exclusiveMinimum', `must be > ${node.exclusiveMinimum}`);
-      if (node.exclusiveMaximum !== undefined && value >= node.exclusiveMaximum) fail('exclusiveMaximum', `must be < ${node.exclusiveMaximum}`);
-      if (node.multipleOf !== undefined && Math.abs(value / node.multipleOf - Math.round(value / node.multipleOf)) > 1e-9) {
-        fail('multipleOf', `must be a multiple of ${node.multipleOf}`);
+    for (const [keyword, appliesTo, holds, message] of BOUND_KEYWORDS) {
+      if (node[keyword] !== undefined && appliesTo.includes(kind) && !holds(value, node[keyword])) {
+        fail(keyword, message(node[keyword]));
       }
     }
+    if (kind === 'string') {
+      if (node.pattern !== undefined && !new RegExp(node.pattern, 'u').test(value)) {
+        fail('pattern', `must match ${node.pattern}`);
+      }
+      const format = checkFormats && node.format ? FORMATS[node.format] : undefined;
+      if (format && !format(value)) fail('format', `must be a valid ${node.format}`);
+    }
     if (kind === 'array') {
-      if (node.minItems !== undefined && value.length < node.minItems) fail('minItems', `must have at least ${node.minItems} items`);
-      if (node.maxItems !== undefined && value.length > node.maxItems) fail('maxItems', `must have at most ${node.maxItems} items`);
-      if (node.uniqueItems && value.some((item, i) => value.findIndex((other) => equal(other, item)) !== i)) fail('uniqueItems', 'must not contain duplicates');
+      if (node.uniqueItems && value.some((item, i) => value.findIndex((other) => equal(other, item)) !== i)) {
+        fail('uniqueItems', 'must not contain duplicates');
+      }
       if (node.items !== undefined) {
-        for (let i = 0; i < value.length && !stop(); i += 1) check(node.items, value[i], [...path, i], errors, depth + 1);
+        for (let i = 0; i < value.length && !stop(); i += 1) {
+          check(node.items, value[i], [...path, i], errors, depth + 1);
+        }
       }
     }
     if (kind === 'object') {
+      const failAt = (key, keyword, message) => errors.push({ path: pointer([...path, key]), keyword, message });
       for (const key of node.required ?? []) {
-        if (!Object.hasOwn(value, key)) errors.push({ path: pointer([...path, key]), keyword: 'required', message: 'is required' });
+        if (!Object.hasOwn(value, key)) failAt(key, 'required', 'is required');
       }
       const properties = node.properties ?? {};
+      const extra = node.additionalProperties;
       for (const [key, child] of Object.entries(value)) {
         if (stop()) return;
         if (Object.hasOwn(properties, key)) check(properties[key], child, [...path, key], errors, depth + 1);
-        else if (node.additionalProperties === false) errors.push({ path: pointer([...path, key]), keyword: 'additionalProperties', message: 'is not allowed' });
-        else if (typeof node.additionalProperties === 'object') check(node.additionalProperties, child, [...path, key], errors, depth + 1);
+        else if (extra === false) failAt(key, 'additionalProperties', 'is not allowed');
+        else if (typeof extra === 'object') check(extra, child, [...path, key], errors, depth + 1);
       }
     }
     for (const sub of node.allOf ?? []) check(sub, value, path, errors, depth + 1);

@@ -16,6 +16,7 @@
  * needs next to an input. Cross-field checks run only when every field passed.
  */
 
+/** Thrown by a rule to reject a value; the message is shown to the user. */
 class RuleFailure extends Error {
   /** @param {string} message */
   constructor(message) {
