@@ -25,7 +25,7 @@ function levelNumber(level) {
 }
 
 /**
- * Render a record with a `{field}` template.
+ * Render a record with a `{field}` pattern such as "{time} {level} {message}".
  * @param {string} format
  * @param {{time: Date, level: string, name: string, message: string}} record
  */
