@@ -71,7 +71,9 @@ PROCEDURES: dict[str, tuple[Step, ...]] = {
         Step("template_refresh", "Template pool refresh (retire 20 %, introduce 20 %)",
              "Checked automatically: a template pool refresh ran this quarter.", automatic=True),
         Step("solve_time_recalibration", "Solve time distribution recalibration",
-             "Recalibrate the per-tier solve time distributions from this quarter's solves."),
+             "Checked automatically: the platform proposes each tier's timing lines from the period's honest "
+             "solves (the evidence is the proposal); it passes once staff accept or reject the proposal with a "
+             "reason, or when no tier has a change to make.", automatic=True),
         Step("strategy_review", "Strategy effectiveness review",
              "Review which of the five strategies caught what this quarter."),
     ),

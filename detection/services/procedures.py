@@ -133,6 +133,28 @@ def _template_refresh(checklist: Checklist, now: datetime) -> CheckResult:
     return None, {"note": "no template pool refresh recorded this quarter yet"}
 
 
+@automatic_check("solve_time_recalibration")
+def _solve_time_recalibration(checklist: Checklist, now: datetime) -> CheckResult:
+    """The quarter's solve-time proposal (made here when none exists yet) and whether staff decided it."""
+    from detection.models import SolveTimeProposal
+    from detection.selectors.recalibration import solve_time_proposal_latest
+    from detection.services.recalibration import solve_time_proposal_create
+
+    proposal = solve_time_proposal_latest(since=checklist.period_start)
+    if proposal is None or proposal.created_at >= checklist.period_end:
+        proposal = solve_time_proposal_create(by=None, actor_label="schedule", now=min(now, checklist.period_end))
+    evidence = {"proposal": proposal.pk, "state": proposal.state, "created_at": proposal.created_at.isoformat(),
+                "changes": proposal.changes, "reason": proposal.reason,
+                "tiers": [{k: t[k] for k in ("tier", "solves", "sufficient", "changed", "effect")}
+                          for t in proposal.tiers]}
+    if proposal.state == SolveTimeProposal.State.OPEN:
+        evidence["note"] = "the proposal waits for a staff decision (accept or reject, with a reason)"
+        return None, evidence
+    if proposal.decision_reason:
+        evidence["decision_reason"] = proposal.decision_reason
+    return True, evidence
+
+
 @evidence_for("corpus_audit")
 @evidence_for("corpus_update")
 def _corpus_evidence(checklist: Checklist, now: datetime) -> dict[str, Any]:
