@@ -290,6 +290,31 @@ def tier_proposals_refresh(*, by: AbstractBaseUser | None, actor_label: str = ""
     return outcome
 
 
+@transaction.atomic
+def tier_proposal_open(*, template: ChallengeTemplate, action: str, from_tier: int, to_tier: int, reason: str,
+                       evidence: dict[str, Any], by: AbstractBaseUser | None = None,
+                       actor_label: str = "") -> tuple[TierProposal, str]:
+    """Open a proposal for ``template`` unless the same one is open (then its reason and evidence
+    are refreshed); a different open one is superseded. Returns the proposal and what happened:
+    "opened", "superseded" (an older one was replaced) or "unchanged"."""
+    current = TierProposal.objects.select_for_update().filter(template=template, state=TierProposal.State.OPEN).first()
+    if current is not None and (current.action, current.from_tier, current.to_tier) == (action, from_tier, to_tier):
+        current.reason, current.evidence = reason, evidence
+        current.save(update_fields=["reason", "evidence"])
+        return current, "unchanged"
+    outcome = "opened"
+    if current is not None:
+        _supersede(current, f"a newer measurement concludes otherwise: {reason}", by, actor_label)
+        outcome = "superseded"
+    proposal = TierProposal(template=template, action=action, from_tier=from_tier, to_tier=to_tier, reason=reason,
+                            evidence=evidence)
+    proposal.full_clean()
+    proposal.save()
+    audit_event_record(verb=PROPOSAL_OPENED, target=proposal, actor=by, actor_label=actor_label,
+                       after={"action": action, "from_tier": from_tier, "to_tier": to_tier}, reason=reason)
+    return proposal, outcome
+
+
 def _decision_reason(reason: str) -> str:
     if not reason.strip():
         raise ValidationFailed("A reason is required.", code="reason_required", extra={"field": "reason"})

@@ -126,10 +126,13 @@ def _template_refresh(checklist: Checklist, now: datetime) -> CheckResult:
     from challenges.services.rotation import REFRESH_VERB
     from core.models import AuditEvent
 
-    events = list(AuditEvent.objects.filter(verb=REFRESH_VERB, occurred_at__gte=checklist.period_start,
-                                            occurred_at__lt=checklist.period_end).values_list("pk", flat=True)[:20])
-    if events:
-        return True, {"refresh_events": events}
+    found = list(AuditEvent.objects.filter(verb=REFRESH_VERB, occurred_at__gte=checklist.period_start,
+                                           occurred_at__lt=checklist.period_end).order_by("-occurred_at", "-pk")[:20])
+    if found:
+        # The latest refresh's per-template decision on measured discrimination, each with its reason.
+        decisions = [{k: row.get(k) for k in ("template", "action", "tier", "to_tier", "rate", "reason")}
+                     for row in (found[0].after or {}).get("discrimination", [])]
+        return True, {"refresh_events": [e.pk for e in found], "discrimination": decisions}
     return None, {"note": "no template pool refresh recorded this quarter yet"}
 
 
