@@ -123,3 +123,16 @@ def test_the_quarterly_checklist_shows_the_refresh_decisions():
     rows = {row["template"]: row for row in item.evidence["discrimination"]}
     assert rows["easy-three"]["action"] == "promote" and "above tier 3's band" in rows["easy-three"]["reason"]
     assert ChallengeTemplate.objects.get(slug="easy-three").state == "active"
+
+
+def test_template_admin_shows_the_refresh_flag(client):
+    from django.contrib.auth.models import User
+
+    top = f.challenge_template(tier=5, slug="top-five")
+    _calibrate(top, 10, 10, key="top")
+    template_pool_refresh()
+    client.force_login(User.objects.create_superuser("lead", password="x" * 16))
+    page = client.get(f"/admin/challenges/challengetemplate/{top.pk}/change/")
+    assert page.status_code == 200 and b"Needs harder variants" in page.content
+    listing = client.get("/admin/challenges/challengetemplate/?refresh_flag=needs_harder")
+    assert b"top-five" in listing.content
