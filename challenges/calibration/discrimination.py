@@ -76,6 +76,8 @@ def discrimination_decision(*, template: str, tier: int, bands: Mapping[int, Ban
                             calibration: SolveRateSample | None = None,
                             bouts: SolveRateSample | None = None) -> DiscriminationDecision:
     """What the quarterly refresh does with ``template`` (see the module docstring)."""
+    if min_samples < 1:
+        raise ValueError("min_samples must be at least 1")
     top, bottom = max(bands), min(bands)
     band = bands[tier]
     chosen = next((s for s in (calibration, bouts) if s is not None and s.tries >= min_samples), None)
@@ -85,8 +87,7 @@ def discrimination_decision(*, template: str, tier: int, bands: Mapping[int, Ban
             template, tier, MEASURE, tier,
             f"{have} this period, {min_samples} needed from one source to judge tier {tier}'s band {band}: "
             "measure again next quarter", band=(band.low, band.high))
-    rate = chosen.rate
-    assert rate is not None  # tries >= min_samples >= 1
+    rate = chosen.solved / chosen.tries
     interval = wilson_interval(chosen.solved, chosen.tries)
     sample = {"source": chosen.source, "tries": chosen.tries, "solved": chosen.solved, "instances": chosen.instances}
     fallback = " (no calibration measurement: closed bouts' solves)" if chosen.source == BOUTS else ""

@@ -70,9 +70,12 @@ def recalibration_policy() -> tuple[RecalibrationPolicy, int]:
     return policy, values["window_days"]
 
 
-def solve_time_proposal_latest(*, since: datetime | None = None) -> SolveTimeProposal | None:
-    """The newest proposal (made at or after ``since`` when given)."""
+def solve_time_proposal_latest(*, since: datetime | None = None,
+                               until: datetime | None = None) -> SolveTimeProposal | None:
+    """The newest proposal (made in ``[since, until)`` when given)."""
     proposals = SolveTimeProposal.objects.all()
     if since is not None:
         proposals = proposals.filter(created_at__gte=since)
+    if until is not None:
+        proposals = proposals.filter(created_at__lt=until)
     return proposals.order_by("-created_at", "-pk").first()

@@ -143,9 +143,12 @@ def _solve_time_recalibration(checklist: Checklist, now: datetime) -> CheckResul
     from detection.selectors.recalibration import solve_time_proposal_latest
     from detection.services.recalibration import solve_time_proposal_create
 
-    proposal = solve_time_proposal_latest(since=checklist.period_start)
-    if proposal is None or proposal.created_at >= checklist.period_end:
-        proposal = solve_time_proposal_create(by=None, actor_label="schedule", now=min(now, checklist.period_end))
+    proposal = solve_time_proposal_latest(since=checklist.period_start, until=checklist.period_end)
+    if proposal is None:
+        if now >= checklist.period_end:
+            # A past quarter's proposal is never made after the fact: it would supersede a newer one.
+            return None, {"note": "no solve-time proposal was made in this quarter; a person must sign off"}
+        proposal = solve_time_proposal_create(by=None, actor_label="schedule", now=now)
     evidence = {"proposal": proposal.pk, "state": proposal.state, "created_at": proposal.created_at.isoformat(),
                 "changes": proposal.changes, "reason": proposal.reason,
                 "tiers": [{k: t[k] for k in ("tier", "solves", "sufficient", "changed", "effect")}

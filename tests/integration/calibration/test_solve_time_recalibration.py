@@ -202,3 +202,14 @@ def test_admin_proposes_and_accepts_with_a_reason(client):
     assert proposal.state == SolveTimeProposal.State.ACCEPTED
     assert config_value("detection.solve_time.prior_minutes_tier2") == proposal.changes[
         "detection.solve_time.prior_minutes_tier2"][1]
+
+
+def test_a_past_quarter_without_a_proposal_is_left_to_a_person():
+    from detection.services.procedures import checklist_create
+
+    _calibrate(f.challenge_template(tier=2), [60.0 + 6 * i for i in range(40)])
+    past, _ = checklist_create(cadence="quarterly", moment=timezone.now() - timedelta(days=120))
+    checklist_run_checks(checklist=past)
+    item = past.items.get(key="solve_time_recalibration")
+    assert item.state == ChecklistItem.State.OPEN and "a person must sign off" in item.evidence["note"]
+    assert not SolveTimeProposal.objects.exists()
