@@ -135,7 +135,8 @@ def recalibrate_tier(tier: int, seconds: Sequence[float], current: TimingLines,
     after = caught(values, proposed, policy)
     reason = (f"tier {tier}: {counted}, median {_minutes(median)}; the {policy.investigate_quantile:.0%} quantile "
               f"({_minutes(low_inv)}) less a {policy.margin:.0%} margin puts the investigate line at "
-              f"{_minutes(investigate * median)} = {investigate:.1%} of the median (now {current.investigate_below:.1%} "
+              f"{_minutes(investigate * median)} = {investigate:.1%} of the median "
+              f"(now {current.investigate_below:.1%} "
               f"of {_minutes(before['median_seconds'])}), the {policy.flag_quantile:.0%} quantile "
               f"({_minutes(low_flag)}) puts the flag line at {flag:.1%} (now {current.flag_below:.1%}); prior median "
               f"{current.prior_minutes:g} → {prior:g} min. Of the period's {n} honest solves the current lines would "

@@ -22,6 +22,7 @@ from detection.models.trends import TemplateTrend
 __all__ = [
     "BatchChallengeResult", "BatchRun", "CanaryInteraction", "CanonicalFixEntry", "CaseApproval", "CaseChecklistItem",
     "CaseScore", "CaseTimelineEntry", "Checklist", "ChecklistItem", "CompositeScore", "ContaminationCase",
-    "IntegrityReport", "MetricValue", "PeriodKind", "ProvenanceSource", "SolveTimeProposal", "StaffNotification", "SubmissionSignal",
+    "IntegrityReport", "MetricValue", "PeriodKind", "ProvenanceSource", "SolveTimeProposal", "StaffNotification",
+    "SubmissionSignal",
     "TemplateTrend", "TemplateWatch", "TemporaryThreshold",
 ]

@@ -24,7 +24,9 @@ from detection.selectors.realtime import SUSPECT_ACTIONS
 CALIBRATION, BOUT = "calibration", "bout"
 
 
-def honest_solve_seconds(*, since: datetime, until: datetime) -> tuple[dict[int, list[float]], dict[int, dict[str, int]]]:
+def honest_solve_seconds(
+    *, since: datetime, until: datetime
+) -> tuple[dict[int, list[float]], dict[int, dict[str, int]]]:
     """Per tier, the server-measured seconds of the period's honest solves, and how many came from each source."""
     from competition.models import Bout, Score
 
