@@ -270,23 +270,12 @@ def tier_proposals_refresh(*, by: AbstractBaseUser | None, actor_label: str = ""
                 _supersede(current, f"the measurement no longer supports it: {found.reason}", by, actor_label)
                 outcome["superseded"].append(row.template.slug)
             continue
-        if current is not None and (current.action, current.from_tier, current.to_tier) == (
-                found.action, found.from_tier, found.to_tier):
-            current.reason, current.evidence = found.reason, found.evidence
-            current.save(update_fields=["reason", "evidence"])
-            outcome["unchanged"].append(row.template.slug)
-            continue
-        if current is not None:
-            _supersede(current, f"a newer measurement concludes otherwise: {found.reason}", by, actor_label)
+        _proposal, happened = tier_proposal_open(
+            template=row.template, action=found.action, from_tier=found.from_tier, to_tier=found.to_tier,
+            reason=found.reason, evidence=found.evidence, by=by, actor_label=actor_label)
+        if happened == "superseded":
             outcome["superseded"].append(row.template.slug)
-        proposal = TierProposal(template=row.template, action=found.action, from_tier=found.from_tier,
-                                to_tier=found.to_tier, reason=found.reason, evidence=found.evidence)
-        proposal.full_clean()
-        proposal.save()
-        audit_event_record(verb=PROPOSAL_OPENED, target=proposal, actor=by, actor_label=actor_label,
-                           after={"action": proposal.action, "from_tier": proposal.from_tier,
-                                  "to_tier": proposal.to_tier}, reason=found.reason)
-        outcome["opened"].append(row.template.slug)
+        outcome["unchanged" if happened == "unchanged" else "opened"].append(row.template.slug)
     return outcome
 
 
