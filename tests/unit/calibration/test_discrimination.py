@@ -2,8 +2,7 @@
 
 import pytest
 
-from challenges.calibration import Band
-from challenges.calibration import discrimination
+from challenges.calibration import Band, discrimination
 from challenges.calibration.discrimination import (
     KEEP,
     MEASURE,
