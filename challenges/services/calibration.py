@@ -23,6 +23,7 @@ from challenges.calibration import (
     INSUFFICIENT,
     KEEP,
     CalibrationError,
+    Proposal,
     ResultRecord,
     RunRecord,
     invalid,
@@ -30,7 +31,7 @@ from challenges.calibration import (
     valid_key,
 )
 from challenges.models import CalibrationResult, CalibrationRun, ChallengeInstance, ChallengeTemplate, TierProposal
-from challenges.selectors.calibration import calibration_overview, result_record, run_record
+from challenges.selectors.calibration import calibration_overview, result_record, run_record, template_calibration
 from challenges.services.rotation import template_set_tier
 from core.crypto import SealError, unseal
 from core.errors import Conflict, ValidationFailed
@@ -262,21 +263,41 @@ def tier_proposals_refresh(*, by: AbstractBaseUser | None, actor_label: str = ""
     overview = calibration_overview()
     outcome: dict[str, list[str]] = {"opened": [], "superseded": [], "unchanged": []}
     for row in overview.templates:
-        found = row.proposal
-        current = TierProposal.objects.select_for_update().filter(template=row.template,
-                                                                  state=TierProposal.State.OPEN).first()
-        if found.action in (KEEP, INSUFFICIENT):
-            if current is not None:
-                _supersede(current, f"the measurement no longer supports it: {found.reason}", by, actor_label)
-                outcome["superseded"].append(row.template.slug)
-            continue
-        _proposal, happened = tier_proposal_open(
-            template=row.template, action=found.action, from_tier=found.from_tier, to_tier=found.to_tier,
-            reason=found.reason, evidence=found.evidence, by=by, actor_label=actor_label)
+        proposal, happened = _proposal_follow(row.template, row.proposal, by, actor_label)
         if happened == "superseded":
             outcome["superseded"].append(row.template.slug)
-        outcome["unchanged" if happened == "unchanged" else "opened"].append(row.template.slug)
+        if proposal is not None:
+            outcome["unchanged" if happened == "unchanged" else "opened"].append(row.template.slug)
     return outcome
+
+
+@transaction.atomic
+def template_tier_proposal_refresh(*, template: ChallengeTemplate, by: AbstractBaseUser | None,
+                                   actor_label: str = "") -> tuple[TierProposal | None, str, Proposal]:
+    """What ``tier_proposals_refresh`` does, for one template: its open proposal is made what its
+    calibration measurement concludes. Returns that proposal (``None`` when the measurement proposes
+    nothing), what happened ("opened", "superseded", "unchanged" or "none") and the measurement's
+    conclusion, whose reason says why."""
+    found = template_calibration(template).proposal
+    proposal, happened = _proposal_follow(template, found, by, actor_label)
+    return proposal, happened, found
+
+
+def _proposal_follow(template: ChallengeTemplate, found: Proposal, by: AbstractBaseUser | None,
+                     actor_label: str) -> tuple[TierProposal | None, str]:
+    """Open the proposal ``found`` concludes for ``template``; when it concludes nothing (in band, or
+    too little measured), an open proposal is superseded. Returns the open proposal, if any, and what
+    happened: "opened", "superseded" (an older one was replaced or closed), "unchanged" or "none"."""
+    if found.action in (KEEP, INSUFFICIENT):
+        current = TierProposal.objects.select_for_update().filter(template=template,
+                                                                  state=TierProposal.State.OPEN).first()
+        if current is None:
+            return None, "none"
+        _supersede(current, f"the measurement no longer supports it: {found.reason}", by, actor_label)
+        return None, "superseded"
+    return tier_proposal_open(template=template, action=found.action, from_tier=found.from_tier,
+                              to_tier=found.to_tier, reason=found.reason, evidence=found.evidence, by=by,
+                              actor_label=actor_label)
 
 
 @transaction.atomic

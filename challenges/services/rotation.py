@@ -13,7 +13,10 @@
   freedom from quarantine), promote as many ready drafts. A draft is *ready* when its
   intake gate ran and passed (``intake["passed"] is True``). Then every active template's
   measured solve rate is compared with its tier's band (``challenges.calibration.discrimination``):
-  a tier proposal to promote or demote it, or a refresh flag with a lowered rotation weight.
+  out of band, too easy or too hard at any tier, it is flagged for harder (easier) variants with a
+  lowered rotation weight, cleared once back in band. The refresh never moves a tier: the tier
+  proposals of ``challenges.services.calibration`` are its one authority, and for a template out
+  of band the refresh brings its calibration proposal up to date and names it.
 * ``bug_class_too_easy_review`` - monthly: a bug class (per tier) solved at or above the
   threshold for the last N complete months is promoted a tier, or retired at the top.
 
@@ -33,7 +36,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from challenges.models import ChallengeInstance, ChallengeTemplate
+from challenges.models import ChallengeInstance, ChallengeTemplate, TierProposal
 from challenges.novelty import (
     BugClassRecord,
     DraftTemplate,
@@ -301,28 +304,29 @@ REFRESH_CLEARED_VERB = "template.refresh_cleared"
 
 
 def _discrimination_refresh(*, now: datetime, period_days: int) -> list[dict[str, Any]]:
-    """Each active template's measured solve rate against its tier's band, acted on.
+    """Each active template's measured solve rate against its tier's band, acted on in the rotation.
 
-    Promotion and demotion open a tier proposal (staff accept it: the tier decides how new
-    instances are generated and scored); a template that left the band of the top or bottom
-    tier is flagged for harder (easier) variants and its rotation weight lowered at once, and
-    the flag is cleared, weight restored, once its rate is back in band. See
-    ``challenges.calibration.discrimination``.
+    A template out of band (too easy or too hard, at any tier) is flagged for harder (easier)
+    variants and its rotation weight lowered at once; the flag is cleared, weight restored, once
+    its rate is back in band. See ``challenges.calibration.discrimination``.
+
+    The tier is not this refresh's decision: for a template out of band, its tier proposal is
+    brought up to date through the calibration proposals (``template_tier_proposal_refresh``,
+    what ``tier_proposals_refresh`` does for every template), so the one open proposal staff see
+    is the measurement-driven one (re-tier to the tier whose band the template fits, or make it
+    harder/easier); the row and its reason name it.
     """
     from challenges.calibration.discrimination import (
         BOUTS,
         CALIBRATION,
-        DEMOTE,
         KEEP,
-        PROMOTE,
         REFRESH_EASIER,
         REFRESH_HARDER,
         discrimination_decision,
     )
     from challenges.calibration_config import calibration_bands
-    from challenges.models import TierProposal
     from challenges.selectors.calibration import template_solve_samples
-    from challenges.services.calibration import tier_proposal_open
+    from challenges.services.calibration import template_tier_proposal_refresh
     from core.config import config_value
 
     bands = calibration_bands()
@@ -338,21 +342,30 @@ def _discrimination_refresh(*, now: datetime, period_days: int) -> list[dict[str
         decision = discrimination_decision(template=template.slug, tier=template.tier, bands=bands,
                                            min_samples=min_samples, calibration=own.get(CALIBRATION),
                                            bouts=own.get(BOUTS))
-        row = {"template": template.slug, "action": decision.action, "tier": decision.tier,
-               "to_tier": decision.to_tier, "rate": decision.rate, "sample": decision.sample,
-               "reason": decision.reason}
-        if decision.action in (PROMOTE, DEMOTE):
-            proposal, outcome = tier_proposal_open(
-                template=template, action=TierProposal.Action.RETIER, from_tier=decision.tier,
-                to_tier=decision.to_tier, reason=f"quarterly refresh: {decision.reason}",
-                evidence={"discrimination": decision.as_dict()}, actor_label=_SCHEDULER)
-            row.update(proposal=proposal.pk, proposal_outcome=outcome)
-        elif decision.action in flags:
-            row["weight"] = _refresh_flag(template, flags[decision.action], decision.reason, factor)
+        row = {"template": template.slug, "action": decision.action, "tier": decision.tier, "rate": decision.rate,
+               "sample": decision.sample, "reason": decision.reason}
+        if decision.action in flags:
+            proposal, outcome, found = template_tier_proposal_refresh(template=template, by=None,
+                                                                      actor_label=_SCHEDULER)
+            if proposal is None:
+                row["proposal"] = None
+                row["reason"] = f"{decision.reason}; tier: no calibration proposal ({found.reason})"
+            else:
+                row["proposal"] = {"id": proposal.pk, "action": proposal.action, "from_tier": proposal.from_tier,
+                                   "to_tier": proposal.to_tier, "outcome": outcome}
+                row["reason"] = f"{decision.reason}; tier: see proposal #{proposal.pk}: {_proposal_label(proposal)}"
+            row["weight"] = _refresh_flag(template, flags[decision.action], row["reason"], factor)
         elif decision.action == KEEP and template.refresh_flag:
             row["weight"] = _refresh_clear(template, decision.reason)
         decisions.append(row)
     return decisions
+
+
+def _proposal_label(proposal: TierProposal) -> str:
+    """What a tier proposal asks staff to decide: "re-tier to 2", "make harder" or "make easier"."""
+    if proposal.action == TierProposal.Action.RETIER:
+        return f"re-tier to {proposal.to_tier}"
+    return proposal.get_action_display().lower()
 
 
 def _refresh_flag(template: ChallengeTemplate, flag: str, reason: str, factor: float) -> float:

@@ -130,7 +130,7 @@ def _template_refresh(checklist: Checklist, now: datetime) -> CheckResult:
                                            occurred_at__lt=checklist.period_end).order_by("-occurred_at", "-pk")[:20])
     if found:
         # The latest refresh's per-template decision on measured discrimination, each with its reason.
-        decisions = [{k: row.get(k) for k in ("template", "action", "tier", "to_tier", "rate", "reason")}
+        decisions = [{k: row.get(k) for k in ("template", "action", "tier", "rate", "proposal", "reason")}
                      for row in (found[0].after or {}).get("discrimination", [])]
         return True, {"refresh_events": [e.pk for e in found], "discrimination": decisions}
     return None, {"note": "no template pool refresh recorded this quarter yet"}

@@ -1,7 +1,9 @@
 """The quarterly template refresh reads each template's measured solve rate against its tier's
-band: tier proposals to promote or demote, a refresh flag with a lowered rotation weight at the
-top tier (restored once back in band), "measure next quarter" without data; every decision has
-a reason, in the refresh's audit event and on the quarterly checklist."""
+band: out of band at any tier, a refresh flag with a lowered rotation weight (restored once back
+in band), "measure next quarter" without data; every decision has a reason, in the refresh's
+audit event and on the quarterly checklist. The tier itself is the calibration proposals'
+decision: the refresh brings a template's calibration proposal up to date and names it, and
+never opens a tier move of its own."""
 
 import json
 import uuid
@@ -13,7 +15,7 @@ from django.utils import timezone
 from challenges.calibration import SCHEMA
 from challenges.models import ChallengeInstance, ChallengeTemplate, TierProposal
 from challenges.selectors.rotation import rotation_evaluate
-from challenges.services.calibration import calibration_import
+from challenges.services.calibration import calibration_import, tier_proposal_open, tier_proposals_refresh
 from challenges.services.rotation import template_pool_refresh
 from competition.models import Bout
 from core.models import AuditEvent
@@ -50,36 +52,80 @@ def _decisions(summary):
     return {row["template"]: row for row in summary["discrimination"]}
 
 
-def test_too_easy_is_proposed_for_promotion_and_too_hard_for_demotion_with_reasons():
+def test_out_of_band_is_flagged_in_the_rotation_and_the_tier_left_to_the_calibration_proposal():
     easy = f.challenge_template(tier=3, slug="easy-three")
     hard = f.challenge_template(tier=3, slug="hard-three")
     fair = f.challenge_template(tier=2, slug="fair-two")
     unmeasured = f.challenge_template(tier=4, slug="unmeasured-four")
-    _calibrate(easy, 18, 2, key="easy")  # 90 %, band 40–60 %
+    _calibrate(easy, 15, 5, key="easy")  # 75 %: above tier 3's band 40–60 %, inside tier 2's 65–80 %
     _closed_bout_tries(hard, 2, 18)  # 10 % from closed bouts (no calibration)
     _calibrate(fair, 15, 5, key="fair")  # 75 %, band 65–80 %
     summary = template_pool_refresh()
     rows = _decisions(summary)
-    assert (rows["easy-three"]["action"], rows["easy-three"]["to_tier"]) == ("promote", 4)
-    assert (rows["hard-three"]["action"], rows["hard-three"]["to_tier"]) == ("demote", 2)
-    assert rows["hard-three"]["sample"]["source"] == "bouts" and rows["hard-three"]["sample"]["tries"] == 20
-    assert rows["fair-two"]["action"] == "keep"
-    assert rows["unmeasured-four"]["action"] == "measure" and "next quarter" in rows["unmeasured-four"]["reason"]
-    promote = TierProposal.objects.get(template=easy, state=TierProposal.State.OPEN)
-    assert (promote.action, promote.from_tier, promote.to_tier) == ("retier", 3, 4)
-    assert promote.reason.startswith("quarterly refresh: measured solve rate 90%")
-    assert promote.evidence["discrimination"]["sample"]["tries"] == 20
-    demote = TierProposal.objects.get(template=hard, state=TierProposal.State.OPEN)
-    assert (demote.from_tier, demote.to_tier) == (3, 2)
-    assert not TierProposal.objects.filter(template__in=[fair, unmeasured]).exists()
-    # The tier is staff's decision: the refresh proposes, it does not re-tier.
+    # Too easy: needs harder variants, used less often; the tier proposal is the calibration one.
+    assert rows["easy-three"]["action"] == "refresh_harder" and rows["easy-three"]["weight"] == 0.5
     easy.refresh_from_db()
-    assert easy.tier == 3
+    assert (easy.tier, easy.refresh_flag, easy.weight, easy.refresh_weight_before) == (3, "needs_harder", 0.5, 1.0)
+    proposal = TierProposal.objects.get(template=easy, state=TierProposal.State.OPEN)
+    assert (proposal.action, proposal.from_tier, proposal.to_tier) == ("retier", 3, 2)
+    assert not TierProposal.objects.filter(template=easy, to_tier=4).exists()
+    assert "it fits tier 2" in proposal.reason and "quarterly refresh" not in proposal.reason
+    assert proposal.evidence["nearest_tier"] == 2 and "discrimination" not in proposal.evidence
+    assert rows["easy-three"]["proposal"] == {"id": proposal.pk, "action": "retier", "from_tier": 3, "to_tier": 2,
+                                              "outcome": "opened"}
+    assert rows["easy-three"]["reason"].endswith(f"tier: see proposal #{proposal.pk}: re-tier to 2")
+    assert f"see proposal #{proposal.pk}" in easy.refresh_note
+    # Too hard, measured only in bouts: needs easier variants; calibration has too little to propose a tier.
+    assert rows["hard-three"]["action"] == "refresh_easier" and rows["hard-three"]["weight"] == 0.5
+    assert rows["hard-three"]["sample"]["source"] == "bouts" and rows["hard-three"]["sample"]["tries"] == 20
+    assert rows["hard-three"]["proposal"] is None
+    assert "tier: no calibration proposal (0 instance(s) measured, 3 needed" in rows["hard-three"]["reason"]
+    hard.refresh_from_db()
+    assert (hard.tier, hard.refresh_flag, hard.weight) == (3, "needs_easier", 0.5)
+    assert rows["fair-two"]["action"] == "keep" and "proposal" not in rows["fair-two"]
+    assert rows["unmeasured-four"]["action"] == "measure" and "next quarter" in rows["unmeasured-four"]["reason"]
+    assert not TierProposal.objects.filter(template__in=[hard, fair, unmeasured]).exists()
+    assert all("to_tier" not in row for row in summary["discrimination"])
     event = AuditEvent.objects.get(verb="template_pool.refreshed")
     # The bout factory's own (now unused) template is the second one with no data.
-    assert "measured discrimination: demote 1, keep 1, measure 2, promote 1" in event.reason
+    assert "measured discrimination: keep 1, measure 2, refresh_easier 1, refresh_harder 1" in event.reason
     assert all(row["reason"] for row in event.after["discrimination"])
-    assert AuditEvent.objects.filter(verb="calibration.proposal_opened").count() == 2
+    assert AuditEvent.objects.filter(verb="calibration.proposal_opened").count() == 1
+    # The calibration mechanism agrees with what the refresh left open: nothing to supersede.
+    assert tier_proposals_refresh(by=None)["superseded"] == []
+    assert TierProposal.objects.get(template=easy, state=TierProposal.State.OPEN).pk == proposal.pk
+
+
+def test_running_the_refresh_twice_leaves_one_open_proposal_and_no_superseded_churn():
+    easy = f.challenge_template(tier=3, slug="easy-three")
+    _calibrate(easy, 15, 5, key="easy")
+    now = timezone.now()
+    first = _decisions(template_pool_refresh(now=now))["easy-three"]
+    tier_proposals_refresh(by=None, actor_label="admin")
+    second = _decisions(template_pool_refresh(now=now, force=True))["easy-three"]
+    assert first["proposal"]["outcome"] == "opened" and second["proposal"]["outcome"] == "unchanged"
+    assert first["proposal"]["id"] == second["proposal"]["id"]
+    assert list(TierProposal.objects.filter(template=easy).values_list("state", "to_tier")) == [("open", 2)]
+    assert not AuditEvent.objects.filter(verb="calibration.proposal_superseded").exists()
+    assert AuditEvent.objects.filter(verb="calibration.proposal_opened").count() == 1
+    easy.refresh_from_db()
+    assert easy.weight == 0.5 and AuditEvent.objects.filter(verb="template.refresh_flagged").count() == 1
+
+
+def test_an_open_tier_up_proposal_for_a_too_easy_template_is_replaced_by_the_calibration_one():
+    easy = f.challenge_template(tier=3, slug="easy-three")
+    _calibrate(easy, 15, 5, key="easy")
+    stale, _ = tier_proposal_open(template=easy, action="retier", from_tier=3, to_tier=4,
+                                  reason="quarterly refresh: promote to tier 4",
+                                  evidence={"discrimination": {"action": "promote"}})
+    row = _decisions(template_pool_refresh())["easy-three"]
+    stale.refresh_from_db()
+    assert stale.state == "superseded"
+    current = TierProposal.objects.get(template=easy, state=TierProposal.State.OPEN)
+    assert (current.to_tier, row["proposal"]["id"], row["proposal"]["outcome"]) == (2, current.pk, "superseded")
+    template_pool_refresh(force=True)
+    assert TierProposal.objects.filter(template=easy, state=TierProposal.State.SUPERSEDED).count() == 1
+    assert TierProposal.objects.get(template=easy, state=TierProposal.State.OPEN).pk == current.pk
 
 
 def test_too_easy_at_the_top_tier_lowers_the_rotation_weight_until_back_in_band():
@@ -92,7 +138,7 @@ def test_too_easy_at_the_top_tier_lowers_the_rotation_weight_until_back_in_band(
     assert rows["top-five"]["action"] == "refresh_harder" and rows["top-five"]["weight"] == 0.5
     top.refresh_from_db()
     assert (top.refresh_flag, top.weight, top.refresh_weight_before) == ("needs_harder", 0.5, 1.0)
-    assert "no harder tier is left" in top.refresh_note
+    assert "above tier 5's band" in top.refresh_note and "needs harder variants" in top.refresh_note
     after = dict((t.slug, r.weight) for t, r in rotation_evaluate([top, other], language=None, now=now))
     assert after["top-five"] == pytest.approx(before["top-five"] * 0.5) and after["other-five"] == before["other-five"]
     flagged = AuditEvent.objects.get(verb="template.refresh_flagged", target_id=str(top.pk))
@@ -113,7 +159,7 @@ def test_too_easy_at_the_top_tier_lowers_the_rotation_weight_until_back_in_band(
 
 def test_the_quarterly_checklist_shows_the_refresh_decisions():
     easy = f.challenge_template(tier=3, slug="easy-three")
-    _calibrate(easy, 18, 2, key="easy")
+    _calibrate(easy, 15, 5, key="easy")
     template_pool_refresh()
     checklists_ensure()
     quarterly = Checklist.objects.get(cadence="quarterly")
@@ -121,7 +167,10 @@ def test_the_quarterly_checklist_shows_the_refresh_decisions():
     item = quarterly.items.get(key="template_refresh")
     assert item.state == "passed"
     rows = {row["template"]: row for row in item.evidence["discrimination"]}
-    assert rows["easy-three"]["action"] == "promote" and "above tier 3's band" in rows["easy-three"]["reason"]
+    assert rows["easy-three"]["action"] == "refresh_harder" and "above tier 3's band" in rows["easy-three"]["reason"]
+    proposal = TierProposal.objects.get(template__slug="easy-three", state=TierProposal.State.OPEN)
+    assert rows["easy-three"]["proposal"]["id"] == proposal.pk
+    assert rows["easy-three"]["reason"].endswith(f"see proposal #{proposal.pk}: re-tier to 2")
     assert ChallengeTemplate.objects.get(slug="easy-three").state == "active"
 
 

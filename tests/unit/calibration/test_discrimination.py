@@ -1,13 +1,11 @@
-"""Template refresh by measured discrimination: band comparison, source fallback, top and bottom tiers."""
+"""Template refresh by measured discrimination: band comparison, source fallback, the same action at every tier."""
 
 import pytest
 
-from challenges.calibration import Band
+from challenges.calibration import Band, discrimination
 from challenges.calibration.discrimination import (
-    DEMOTE,
     KEEP,
     MEASURE,
-    PROMOTE,
     REFRESH_EASIER,
     REFRESH_HARDER,
     SolveRateSample,
@@ -24,25 +22,35 @@ def _decide(tier, calibration=None, bouts=None, min_samples=20):
 
 def test_within_band_keeps_with_the_rate_and_sample_in_the_reason():
     d = _decide(3, SolveRateSample("calibration", 40, 20, instances=8))
-    assert (d.action, d.to_tier, d.rate) == (KEEP, 3, 0.5)
+    assert (d.action, d.tier, d.rate) == (KEEP, 3, 0.5)
     assert "50% (20/40 calibration tries" in d.reason and "within tier 3's band 40%–60%" in d.reason
     assert d.sample == {"source": "calibration", "tries": 40, "solved": 20, "instances": 8}
     assert d.interval[0] < 0.5 < d.interval[1]
 
 
-def test_too_easy_is_promoted_a_tier_and_at_the_top_marked_for_harder_variants():
-    easy = SolveRateSample("calibration", 40, 36)
-    assert (_decide(3, easy).action, _decide(3, easy).to_tier) == (PROMOTE, 4)
-    top = _decide(5, SolveRateSample("calibration", 40, 12))
-    assert (top.action, top.to_tier) == (REFRESH_HARDER, 5)
-    assert "no harder tier is left" in top.reason
+@pytest.mark.parametrize("tier", [1, 2, 3, 4, 5])
+def test_too_easy_at_any_tier_needs_harder_variants_and_never_moves_the_tier(tier):
+    band = BANDS[tier]
+    solved = 40 if tier == 1 else round(40 * (band.high + 0.1))
+    d = _decide(tier, SolveRateSample("calibration", 40, solved))
+    assert d.action == REFRESH_HARDER and d.tier == tier
+    assert f"above tier {tier}'s band" in d.reason and "needs harder variants" in d.reason
+    assert "promote" not in d.reason and "tier " + str(tier + 1) not in d.reason
 
 
-def test_too_hard_is_demoted_a_tier_and_at_the_bottom_marked_for_easier_variants():
-    hard = SolveRateSample("calibration", 40, 4)
-    assert (_decide(3, hard).action, _decide(3, hard).to_tier) == (DEMOTE, 2)
-    bottom = _decide(1, SolveRateSample("calibration", 40, 20))
-    assert (bottom.action, bottom.to_tier) == (REFRESH_EASIER, 1)
+@pytest.mark.parametrize("tier", [1, 2, 3, 4, 5])
+def test_too_hard_at_any_tier_needs_easier_variants_and_never_moves_the_tier(tier):
+    band = BANDS[tier]
+    solved = 0 if tier == 5 else round(40 * (band.low - 0.1))
+    d = _decide(tier, SolveRateSample("calibration", 40, solved))
+    assert d.action == REFRESH_EASIER and d.tier == tier
+    assert f"below tier {tier}'s band" in d.reason and "needs easier variants" in d.reason
+    assert "demote" not in d.reason
+
+
+def test_the_refresh_has_no_tier_moves_of_its_own():
+    assert not hasattr(discrimination, "PROMOTE") and not hasattr(discrimination, "DEMOTE")
+    assert "to_tier" not in _decide(3, SolveRateSample("calibration", 40, 36)).as_dict()
 
 
 def test_calibration_is_preferred_and_bouts_are_the_fallback():
@@ -51,13 +59,13 @@ def test_calibration_is_preferred_and_bouts_are_the_fallback():
     assert _decide(3, calibration, bouts).action == KEEP
     thin = SolveRateSample("calibration", 5, 5)
     fallback = _decide(3, thin, bouts)
-    assert fallback.action == PROMOTE and fallback.sample["source"] == "bouts"
+    assert fallback.action == REFRESH_HARDER and fallback.sample["source"] == "bouts"
     assert "no calibration measurement" in fallback.reason
 
 
 def test_no_data_means_measure_next_quarter():
     d = _decide(2, SolveRateSample("calibration", 5, 5), SolveRateSample("bouts", 3, 1))
-    assert (d.action, d.to_tier, d.rate) == (MEASURE, 2, None)
+    assert (d.action, d.tier, d.rate) == (MEASURE, 2, None)
     assert "5 calibration tries, 3 bouts tries this period, 20 needed" in d.reason
     assert "no tries" in _decide(2).reason
 
