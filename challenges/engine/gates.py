@@ -8,7 +8,10 @@ Gates (issue 4, "Release gates"):
   (>= 1 fail-to-pass) and passes (>= 1 pass-to-pass) tests, every alternative fix
   passes completely, and a constant-guessing forger (``challenges.judge.release.
   guessable``) cannot pass every fail-to-pass test (nor more than
-  ``forgeable_f2p_share`` of them); the guessable ones are listed for staff.
+  ``forgeable_f2p_share`` of them); the guessable ones are listed for staff. A bug
+  with several cooperating faults must also fail a hidden test under each partial
+  fix (one fault cured, the others shipped); every fault has its own gold region,
+  and the history, mutation, hints and statement gates cover each of them.
 - ``canaries`` (2): every canary's guard passes on shipped code and fails once the
   canary's naive "fix" is applied on top of the gold fix (its observations change).
 - ``mutation`` (3): mutants of the gold-fixed region; a mutant is killed when its
