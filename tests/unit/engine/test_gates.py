@@ -207,6 +207,19 @@ def total(values):
     return result
 
 
+def spread(values):
+    """The distance between the smallest and the largest value."""
+    if not values:
+        return 0
+    low = high = values[0]
+    for value in values[1:]:
+        if value < low:
+            low = value
+        elif value > high:
+            high = value
+    return high - low
+
+
 def mean(values):
     """The arithmetic mean of ``values`` (0 for none)."""
     if not values:
@@ -375,3 +388,33 @@ def test_a_fault_the_gold_fix_leaves_alone_is_refused(two_faults):
     with pytest.raises(TemplateError) as exc:
         _two_fault_instance()
     assert exc.value.code == "blueprint_invalid" and "'count'" in str(exc.value)
+
+
+def test_history_showing_the_second_fault_fixed_fails(two_faults):
+    instance = _two_fault_instance()
+    calc = instance.gold_region.path
+    count_only = instance.partial_fixes[1].files[calc]
+    leaky = [Snapshot("Initial import", {**instance.files, calc: count_only}), Snapshot("Refactor", dict(instance.files))]
+    history = build_history(leaky, schedule(2, seed=1, time_base=1_700_000_000, project="x"))
+    gate = validate(dataclasses.replace(instance, history=history)).gate("history")
+    second = instance.regions[1]
+    assert not gate.passed
+    assert any(f"region ({calc} lines {second.lines[0]}-{second.lines[1]}) appears in history" in r
+               for r in gate.reasons), gate.reasons
+
+
+def test_the_hint_audit_covers_every_fault(two_faults):
+    from challenges.engine.gates import GateConfig, hint_gate
+
+    instance = dataclasses.replace(_two_fault_instance(), invariant=("one value per item",))
+    calc = instance.gold_region.path
+    marked = instance.files[calc].replace('(0 for none)."""\n',
+                                          '(0 for none)."""\n    # Divide by one value per item.\n', 1)
+    assert marked != instance.files[calc]
+    hinted = dataclasses.replace(instance, files={**instance.files, calc: marked})
+    gate = hint_gate(hinted, GateConfig(hint_tier=1))
+    assert not gate.passed and "one value per item" in " ".join(gate.reasons)
+    # The comment sits near the second fault only: auditing the first region alone misses it.
+    first_only = dataclasses.replace(hinted, fault_regions=(instance.regions[0],))
+    assert hint_gate(first_only, GateConfig(hint_tier=1)).passed
+    assert hint_gate(instance, GateConfig(hint_tier=1)).passed
