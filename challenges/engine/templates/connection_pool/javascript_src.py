@@ -354,8 +354,10 @@ class ConnectionPool {
   /** Close a connection that will not be reused. */
   async _discard(conn) {
     {{!discard_close}}
+    {{[}}
     {{!discard_slot}}
     this.discarded += 1;
+    {{]}}
     this._wake();
   }
 

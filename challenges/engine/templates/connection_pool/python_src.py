@@ -256,8 +256,10 @@ class ConnectionPool:
         """Close a connection that will not be reused."""
         {{!discard_close}}
         with self._cond:
+            {{[}}
             {{!discard_slot}}
             self.discarded += 1
+            {{]}}
             self._cond.notify()
 
     def checkout(self):
