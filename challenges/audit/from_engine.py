@@ -127,7 +127,7 @@ def context_for_instance(
 
     spec = get_template(instance.template).spec
     host = host if host is not None else detect_host_identity()
-    region = instance.gold.files[instance.gold_region.path][instance.gold_region.start:instance.gold_region.end]
+    regions = tuple(instance.gold.files[r.path][r.start:r.end] for r in instance.regions)
     vocabulary = lexicon_words(instance.draw.lexicon_key)
     return AuditContext(
         catalogue_terms=catalogue_terms(instance, instance_id=instance_id) + tuple(extra_terms),
@@ -135,7 +135,7 @@ def context_for_instance(
         identity_pool=synthetic_identity_pool(instance),
         host_names=host.names,
         host_emails=host.emails,
-        gold_regions=(region,),
+        gold_regions=regions,
         harness_contents=hidden_texts(instance),
         harness_paths=tuple(sorted(instance.oracle_files)),
         platform_paths=platform_paths if platform_paths is not None else default_platform_paths(),

@@ -8,7 +8,10 @@ Gates (issue 4, "Release gates"):
   (>= 1 fail-to-pass) and passes (>= 1 pass-to-pass) tests, every alternative fix
   passes completely, and a constant-guessing forger (``challenges.judge.release.
   guessable``) cannot pass every fail-to-pass test (nor more than
-  ``forgeable_f2p_share`` of them); the guessable ones are listed for staff.
+  ``forgeable_f2p_share`` of them); the guessable ones are listed for staff. A bug
+  with several cooperating faults must also fail a hidden test under each partial
+  fix (one fault cured, the others shipped); every fault has its own gold region,
+  and the history, mutation, hints and statement gates cover each of them.
 - ``canaries`` (2): every canary's guard passes on shipped code and fails once the
   canary's naive "fix" is applied on top of the gold fix (its observations change).
 - ``mutation`` (3): mutants of the gold-fixed region; a mutant is killed when its
@@ -139,6 +142,15 @@ class _Job:
 
 
 @dataclass(frozen=True)
+class _RegionMutant:
+    id: str
+    operator: str
+    description: str
+    path: str
+    source: str
+
+
+@dataclass(frozen=True)
 class _Outcome:
     verdicts: dict[str, str]
     error: str | None
@@ -188,15 +200,16 @@ def _runner(instance: GeneratedInstance, suite: ProbeSuite | None, allow_unsafe:
 def _history_gate(instance: GeneratedInstance, config: GateConfig) -> GateResult:
     reasons: list[str] = []
     region = instance.gold_region
-    fixed = instance.gold.files[region.path]
-    lines = fixed.splitlines()
-    first, last = region.lines
     ctx = config.history_context_lines
-    window = "\n".join(lines[max(0, first - 1 - ctx): min(len(lines), last + ctx)])
-    leaks = sorted({(commit[:10], path) for commit, path, text in instance.history.iter_blobs()
-                    if window in text})
-    if leaks:
-        reasons.append(f"the gold-fixed region appears in history: {leaks[:3]}")
+    for fault in instance.regions:
+        lines = instance.gold.files[fault.path].splitlines()
+        first, last = fault.lines
+        window = "\n".join(lines[max(0, first - 1 - ctx): min(len(lines), last + ctx)])
+        leaks = sorted({(commit[:10], path) for commit, path, text in instance.history.iter_blobs()
+                        if window in text})
+        if leaks:
+            where = "" if len(instance.regions) == 1 else f" ({fault.path} lines {first}-{last})"
+            reasons.append(f"the gold-fixed region{where} appears in history: {leaks[:3]}")
     for path, text in instance.gold.files.items():
         for commit, blob_path, blob in instance.history.iter_blobs():
             if blob_path == path and blob == text:
@@ -224,9 +237,9 @@ def _history_gate(instance: GeneratedInstance, config: GateConfig) -> GateResult
                 reasons.append(f"{label} fix touches {path}, which the workspace lacks (bolt-on)")
             elif path not in sources:
                 reasons.append(f"{label} fix edits {path}, which is not a source module")
-    bug_commits = [c for c in instance.history.commits if region.path in c.changed]
-    if not bug_commits:
-        reasons.append(f"{region.path} never arrives in history")
+    for path in dict.fromkeys(r.path for r in instance.regions):
+        if not [c for c in instance.history.commits if path in c.changed]:
+            reasons.append(f"{path} never arrives in history")
     for path, text in instance.files.items():
         hit = MARKERS.search(text)
         if hit:
@@ -289,18 +302,26 @@ def validate(
         jobs += [_Job(f"alt:{a.label}", a.files, (), True) for a in instance.alternatives]
         if instance.masking is not None:
             jobs.append(_Job("masking", instance.masking.files, (), True))
+        jobs += [_Job(f"partial:{p.label}", p.files, (), True) for p in instance.partial_fixes]
         jobs += [_Job(f"canary:{c.name}", {**gold, **c.files}, (), True) for c in instance.canaries]
 
         from challenges.sandbox import SandboxInputError
         from challenges.sandbox import mutants as make_mutants
 
-        region = instance.gold_region
+        # Several faults share the mutant budget; their mutants are told apart by region.
+        regions = instance.regions
+        share = -(-cfg.max_mutants // len(regions))
         try:
-            mutant_list = make_mutants(gold[region.path], language=instance.language,
-                                       region=(region.start, region.end))[: cfg.max_mutants]
+            for index, region in enumerate(regions):
+                made = make_mutants(gold[region.path], language=instance.language,
+                                    region=(region.start, region.end))[:share]
+                prefix = "" if len(regions) == 1 else f"r{index}."
+                mutant_list += [_RegionMutant(f"{prefix}{m.id}", m.operator, m.description, region.path, m.source)
+                                for m in made]
+            mutant_list = mutant_list[: cfg.max_mutants]
         except (SandboxInputError, KeyError) as exc:
             mutant_error = f"mutants could not be made: {exc}"
-        jobs += [_Job(f"mutant:{m.id}", {**gold, region.path: m.source}, (), True) for m in mutant_list]
+        jobs += [_Job(f"mutant:{m.id}", {**gold, m.path: m.source}, (), True) for m in mutant_list]
 
     static_result: list[GateResult] = []
 
@@ -385,6 +406,15 @@ def _oracle_gate(instance: GeneratedInstance, kit: JudgeKit | None, judged: dict
     if instance.masking is not None and masking is not None and masking.solved:
         reasons.append(f"the hidden tests accept the shallow fix {instance.masking.label!r}, which only masks "
                        "the symptom")
+    partial_rejected: dict[str, bool] = {}
+    for partial in instance.partial_fixes:
+        outcome = judged.get(f"partial:{partial.label}")
+        if outcome is None:
+            continue
+        partial_rejected[partial.label] = not outcome.solved
+        if outcome.solved:
+            reasons.append(f"the hidden tests accept the partial fix {partial.label!r} (one fault cured, the "
+                           "others left as shipped): every fault alone must leave a hidden test failing")
     forgeable = guessable(kit, f2p)
     if f2p and len(forgeable) == len(f2p):
         reasons.append("every fail-to-pass test can be passed by a constant-guessing forger (e.g. "
@@ -395,6 +425,7 @@ def _oracle_gate(instance: GeneratedInstance, kit: JudgeKit | None, judged: dict
     return GateResult("oracle", not reasons, reasons,
                       {"fail_to_pass": f2p, "pass_to_pass": p2p, "plan": len(kit.plan),
                        "masking_rejected": (not masking.solved) if masking is not None else None,
+                       **({"partial_rejected": partial_rejected} if instance.partial_fixes else {}),
                        "sites": len(kit.suite.sites), "forgeable": forgeable})
 
 
@@ -483,7 +514,7 @@ def statement_gate(instance: GeneratedInstance, cfg: GateConfig) -> GateResult:
     from challenges.engine.model import get_template
 
     spec = get_template(instance.template).spec
-    region = instance.gold.files[instance.gold_region.path][instance.gold_region.start:instance.gold_region.end]
+    region = "\n".join(instance.region_text(r) for r in instance.regions)
     terms = [spec.slug, spec.title, spec.family, spec.bug_class, spec.bug_type, spec.solution_approach,
              *spec.canaries, *spec.red_herrings]
     reasons = statement_findings(
@@ -501,11 +532,14 @@ def hint_gate(instance: GeneratedInstance, cfg: GateConfig) -> GateResult:
 
     if instance.tier < cfg.hint_tier:
         return GateResult("hints", True, [], {"checked": False, "phrases": len(instance.invariant)})
-    path = instance.gold_region.path
     readme = next((text for p, text in instance.files.items() if p.lower().startswith("readme")), "")
-    reasons = hint_findings(invariant=instance.invariant, bug_path=path, bug_text=instance.files[path],
-                            lines=instance.gold_region.lines, language=instance.language, readme=readme,
-                            window=cfg.hint_window_lines)
+    reasons: list[str] = []
+    for region in instance.regions:
+        for reason in hint_findings(invariant=instance.invariant, bug_path=region.path,
+                                    bug_text=instance.files[region.path], lines=region.lines,
+                                    language=instance.language, readme=readme, window=cfg.hint_window_lines):
+            if reason not in reasons:
+                reasons.append(reason)
     return GateResult("hints", not reasons, reasons, {"checked": True, "phrases": len(instance.invariant)})
 
 
@@ -520,7 +554,7 @@ def _static_gate(instance: GeneratedInstance) -> GateResult:
     reasons = [f"{p.path}: {p.message}" for p in problems[:10]]
     # The recorded patches are what agents' honest twins and staff apply: each must
     # apply strictly to the workspace and, for fixes, yield exactly the checked files.
-    for fix in [instance.gold, *instance.alternatives]:
+    for fix in [instance.gold, *instance.alternatives, *instance.partial_fixes]:
         try:
             if apply_patch(instance.files, fix.patch) != fix.files:
                 reasons.append(f"the {fix.label} patch does not reproduce the validated files")

@@ -106,6 +106,17 @@ def _check_blueprint(spec: TemplateSpec, draw: Draw, bp: Blueprint) -> None:
         raise bad("bug", "the gold fix must rewrite the bug site")
     if bp.bug.gold.snippets[bp.bug.site] == bp.sites[bp.bug.site]:
         raise bad("bug", "shipped and gold text of the bug site are identical")
+    if bp.bug.faults and bp.bug.site not in bp.bug.faults:
+        raise bad("bug", f"the bug site {bp.bug.site!r} must be one of its faults {list(bp.bug.faults)}")
+    if len(set(bp.bug.fault_sites)) != len(bp.bug.faults or (bp.bug.site,)):
+        raise bad("bug", "a fault site is listed twice")
+    for site in bp.bug.fault_sites[1:]:
+        if site not in bp.sites:
+            raise bad("bug", f"fault site {site!r} is not a declared site")
+        if site not in bp.bug.gold.snippets:
+            raise bad("bug", f"the gold fix must rewrite the fault site {site!r}")
+        if bp.bug.gold.snippets[site] == bp.sites[site]:
+            raise bad("bug", f"shipped and gold text of the fault site {site!r} are identical")
     if len(bp.bug.alternatives) < 2:
         raise bad("bug", "at least two alternative fixes are required")
     if sorted(c.name for c in bp.canaries) != sorted(draw.canaries):
@@ -237,8 +248,9 @@ def _plan_steps(bp: Blueprint, lay: _Layout, draw: Draw, extras: bool) -> tuple[
     # documentation commit adds: files evolve instead of appearing fully formed.
     docs_at = len(bp.features) // 2
     early = {f.key for f in bp.features[: docs_at + 1]}
-    bug_path = next((lay.paths[m.key] for m in bp.modules if "{{!" + bp.bug.site + "}}" in m.text), None)
-    candidates = [m for m in bp.modules if m.feature in early and lay.paths[m.key] != bug_path
+    bug_paths = {next((lay.paths[m.key] for m in bp.modules if "{{!" + site + "}}" in m.text), None)
+                 for site in bp.bug.fault_sites}
+    candidates = [m for m in bp.modules if m.feature in early and lay.paths[m.key] not in bug_paths
                   and _strip_leading_doc(m.text, lay.emitter.language) != m.text]
     undocumented = rng.sample(candidates, min(UNDOCUMENTED_MODULES, len(candidates)))
     state: dict[str, Any] = {"features": (), "tests": (), "docs": False, "herring": herring is None,
@@ -426,13 +438,19 @@ def generate(draw: Draw, *, lexicon: Any = None) -> GeneratedInstance:
         files, spans, regions = _render_modules(bp, lay, bp.modules, sites, mark)
         return {p: t for p, t in files.items() if shipped.get(p) != t}, spans, regions
 
-    gold_changed, gold_spans, gold_regions = variant(gold_sites, (bp.bug.site,))
+    faults = bp.bug.fault_sites
+    gold_changed, gold_spans, gold_regions = variant(gold_sites, faults)
     gold_rendered, _, _ = _render_modules(bp, lay, bp.modules, gold_sites)
-    bug_path, bug_span = gold_spans[bp.bug.site]
-    region = gold_regions.get(bug_path) or expand_to_lines(gold_rendered[bug_path], bug_span)
-    if region[1] <= region[0]:
-        raise TemplateError("region_empty", "gold region is empty: mark it with {{[}} {{]}}", field="bug")
-    gold_region = GoldRegion(bug_path, region[0], region[1], line_span(gold_rendered[bug_path], region))
+    fault_regions: tuple[GoldRegion, ...] = ()
+    if len(faults) > 1:
+        fault_regions = _fault_regions(bp, lay, gold_sites, gold_rendered, gold_spans, faults)
+        gold_region = fault_regions[0]
+    else:
+        bug_path, bug_span = gold_spans[bp.bug.site]
+        region = gold_regions.get(bug_path) or expand_to_lines(gold_rendered[bug_path], bug_span)
+        if region[1] <= region[0]:
+            raise TemplateError("region_empty", "gold region is empty: mark it with {{[}} {{]}}", field="bug")
+        gold_region = GoldRegion(bug_path, region[0], region[1], line_span(gold_rendered[bug_path], region))
 
     def fix_record(label: str, description: str, changed: dict[str, str]) -> FixRecord:
         if not changed:
@@ -446,6 +464,14 @@ def generate(draw: Draw, *, lexicon: Any = None) -> GeneratedInstance:
         if changed == gold_changed:
             raise TemplateError("fix_same_as_gold", f"alternative {alt.label!r} equals the gold fix", field="bug")
         alternatives.append(fix_record(alt.label, alt.description, changed))
+    # Each fault cured alone, the others left as shipped: the oracle gate requires that
+    # every one of these still fails a hidden test.
+    partial_fixes = []
+    if len(faults) > 1:
+        for site in faults:
+            changed, _, _ = variant({**shipped_sites, site: bp.bug.gold.snippets[site]})
+            partial_fixes.append(fix_record(f"{site} only", f"The gold text at {site} alone; every other "
+                                            "fault as shipped.", changed))
 
     _, shipped_spans, _ = variant(shipped_sites, tuple(c.site for c in bp.canaries))
     canaries = []
@@ -504,7 +530,7 @@ def generate(draw: Draw, *, lexicon: Any = None) -> GeneratedInstance:
         "tier": spec.tier, "bug_level": draw.bug_level, "structure": draw.structure,
         "source_files": len(source_paths), "source_lines": source_lines,
         "visible_failures_on_bug": len(expected_failures), "masking_fix": masking is not None,
-        "canaries": len(canaries), "red_herrings": len(herrings),
+        "canaries": len(canaries), "red_herrings": len(herrings), "faults": len(faults),
         **(statement.knobs() if statement is not None else {"statement_form": None}),
     }
     key_paths = {m.key: lay.paths[m.key] for m in [*bp.modules, *bp.tests]}
@@ -521,4 +547,30 @@ def generate(draw: Draw, *, lexicon: Any = None) -> GeneratedInstance:
         history_before=before, lexicon=lex.to_dict(),
         statement=statement.text if statement is not None else "",
         difficulty=difficulty, masking=masking, invariant=tuple(bp.bug.invariant),
+        fault_regions=fault_regions, partial_fixes=partial_fixes,
     )
+
+
+def _fault_regions(bp: Blueprint, lay: _Layout, gold_sites: dict[str, str], gold_rendered: dict[str, str],
+                   gold_spans: dict[str, tuple[str, tuple[int, int]]],
+                   faults: tuple[str, ...]) -> tuple[GoldRegion, ...]:
+    """One gold region per fault, in fault order: the marked region ({{[}} {{]}}) of the
+    fault's module that holds the fault's site, else the lines of its gold snippet.  Two
+    faults inside one marked region share it."""
+    regions: list[GoldRegion] = []
+    for site in faults:
+        path, span = gold_spans[site]
+        module = next(m for m in bp.modules if lay.paths[m.key] == path)
+        names = {**bp.names, **lay.emitter.module_names(path)}
+        marked = render(module.text, names, gold_sites, imports=lay.emitter.render_imports(module, lay.paths,
+                                                                                            lay.info)).regions
+        region = next((r for r in marked if r[0] <= span[0] and span[1] <= r[1]), None)
+        if region is None:
+            region = expand_to_lines(gold_rendered[path], span)
+        if region[1] <= region[0]:
+            raise TemplateError("region_empty", f"the gold region of fault {site!r} is empty: mark it with "
+                                "{{[}} {{]}}", field="bug")
+        record = GoldRegion(path, region[0], region[1], line_span(gold_rendered[path], region))
+        if record not in regions:
+            regions.append(record)
+    return tuple(regions)

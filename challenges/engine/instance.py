@@ -87,6 +87,19 @@ class GeneratedInstance:
     masking: FixRecord | None = None
     # Phrases restating the invariant the bug breaks (the hint audit's vocabulary).
     invariant: tuple[str, ...] = ()
+    # A bug with several cooperating faults: one gold region per fault (``gold_region``
+    # first) and, per fault, the gold fix applied at that fault alone, which the hidden
+    # tests must reject.  Both empty for a single fault.
+    fault_regions: tuple[GoldRegion, ...] = ()
+    partial_fixes: list[FixRecord] = field(default_factory=list)
+
+    @property
+    def regions(self) -> tuple[GoldRegion, ...]:
+        """Every gold-fixed faulty region (just ``gold_region`` for a single fault)."""
+        return self.fault_regions or (self.gold_region,)
+
+    def region_text(self, region: GoldRegion) -> str:
+        return self.gold.files[region.path][region.start:region.end]
 
     @property
     def statement_sha256(self) -> str:
@@ -104,6 +117,7 @@ class GeneratedInstance:
             self.files, self.oracle_files, [c.id for c in self.history.commits], self.gold.patch,
             [a.patch for a in self.alternatives], [[c.path, list(c.lines), c.patch] for c in self.canaries],
             asdict(self.gold_region), self.fingerprint,
+            *([[asdict(r) for r in self.fault_regions]] if self.fault_regions else []),
         ):
             h.update(json.dumps(part, sort_keys=True).encode("utf-8"))
             h.update(b"\0")
@@ -127,6 +141,9 @@ class GeneratedInstance:
             "red_herrings": [asdict(h) for h in self.red_herrings],
             "expected_visible_failures": list(self.expected_visible_failures),
             "gold_region": asdict(self.gold_region),
+            "fault_regions": [asdict(r) for r in self.fault_regions],
+            "partial_fixes": [{"label": p.label, "description": p.description, "patch": p.patch}
+                              for p in self.partial_fixes],
             "fingerprint": self.fingerprint,
             "fact_tokens": [[phrase, list(anchors)] for phrase, anchors in self.fact_tokens],
             "bug_summary": self.bug_summary,

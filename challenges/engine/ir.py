@@ -116,6 +116,11 @@ class Bug:
     the symptom at the surface without curing the cause); the hidden tests must reject
     it.  ``invariant`` lists phrases that restate the rule the bug breaks: from tier 3 no
     comment, docstring or README sentence near the faulty code may contain one.
+
+    ``faults`` names every site whose shipped text is faulty when the gold fix cures
+    several cooperating faults at once (default: just ``site``, which must be among
+    them).  Each fault alone must matter: the gold text at one fault's site with the
+    shipped text at the others (a *partial fix*) must leave a hidden test failing.
     """
 
     site: str
@@ -127,6 +132,12 @@ class Bug:
     symptom: Symptom | None = None
     masking: Fix | None = None
     invariant: tuple[str, ...] = ()
+    faults: tuple[str, ...] = ()
+
+    @property
+    def fault_sites(self) -> tuple[str, ...]:
+        """The faulty sites, ``site`` first."""
+        return (self.site, *(s for s in self.faults if s != self.site)) if self.faults else (self.site,)
 
 
 @dataclass(frozen=True)

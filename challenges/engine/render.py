@@ -32,6 +32,8 @@ class Rendered:
     text: str
     spans: dict[str, tuple[int, int]]
     region: tuple[int, int] | None
+    # Every marked region in order (a module may hold one per fault); ``region`` is the last.
+    regions: tuple[tuple[int, int], ...] = ()
 
 
 def _line_bounds(text: str, start: int, end: int) -> tuple[int, int, str, str]:
@@ -144,6 +146,7 @@ def render(
     spans: dict[str, tuple[int, int]] = {}
     region_start: int | None = None
     region: tuple[int, int] | None = None
+    regions: list[tuple[int, int]] = []
     opened: list[tuple[str, int]] = []
     pos = 0
     length = 0
@@ -163,8 +166,9 @@ def render(
             region_start = length
         elif region_start is not None:
             region = (region_start, length)
+            regions.append(region)
     out.append(staged[pos:])
-    return Rendered("".join(out), spans, region)
+    return Rendered("".join(out), spans, region, tuple(regions))
 
 
 def line_span(text: str, span: tuple[int, int]) -> tuple[int, int]:

@@ -14,6 +14,13 @@ connection, and after ``pool_size`` errors every request times out waiting
 for a connection.  The fault is in the session layer; it shows in the service
 and handler layers as "busy" errors after a few 404s or 409s.
 
+A second fault cooperates at every level: the pool's ``_discard`` closes a dead
+connection without giving its slot back (the ``discard_slot`` site is empty), so
+every connection lost to a server restart also shrinks the pool for good.  Either
+fault alone exhausts the pool; the gold fix cures both, and a hidden test fails
+when only one is fixed.  The masking fix reclaims every checked-out connection
+when a checkout times out: the timeouts go away while connections still leak.
+
 In JavaScript the pool, the connections and the transaction helper are
 asynchronous (``transaction(pool, work)``); the fault is the same missing
 ``finally`` around ``await pool.checkin(conn)``.
@@ -96,6 +103,12 @@ DISCARD_NAIVE = "conn.close()"
 RETRY = "for attempt in range(self._retries + 1):"
 RETRY_NAIVE = "for attempt in range(self._retries):"
 TOUCH = "conn.touch(self._clock())"
+SLOT = "self._open -= 1"
+SLOT_ALT = "self._open = max(0, self._open - 1)"
+RECLAIM = """if self._in_use:
+    self._open -= len(self._in_use)
+    self._in_use.clear()
+    continue"""
 EXHAUSTED_LOG = """logger.warning(
     "checkout timed out after %ss; the database may be slow to answer pings",
     self._checkout_timeout,
@@ -158,6 +171,13 @@ return result;""",
     "retry": "for (let attempt = 0; attempt <= this._retries; attempt += 1) {",
     "retry_naive": "for (let attempt = 0; attempt < this._retries; attempt += 1) {",
     "touch": "conn.touch(this._clock());",
+    "slot": "this._open -= 1;",
+    "slot_alt": "this._open = Math.max(0, this._open - 1);",
+    "reclaim": """if (this._inUse.size > 0) {
+  this._open -= this._inUse.size;
+  this._inUse.clear();
+  continue;
+}""",
     "exhausted_log": ("this._logger.warn(`checkout timed out after ${this._checkoutTimeoutMs} ms; the database may be "
                       "slow to answer pings`);"),
 }
@@ -198,7 +218,7 @@ class ConnectionPoolTemplate(Template):
         red_herrings=("misleading-log", "misleading-test", "suspicious-commit"),
         description="Every connection checked out for a transaction must go back to the pool, "
         "whether the transaction commits or fails.",
-        version="2",
+        version="3",
     )
 
     def accepts(self, lex) -> bool:
@@ -252,7 +272,8 @@ class ConnectionPoolTemplate(Template):
             snip = {"txn_gold": TXN_GOLD, "txn_faulty": TXN_FAULTY, "txn_alt_both": TXN_ALT_BOTH_PATHS,
                     "txn_alt_context": TXN_ALT_CONTEXT, "idle_check": IDLE_CHECK, "idle_check_naive": IDLE_CHECK_NAIVE,
                     "discard": DISCARD, "discard_naive": DISCARD_NAIVE, "retry": RETRY, "retry_naive": RETRY_NAIVE,
-                    "touch": TOUCH, "exhausted_log": EXHAUSTED_LOG}
+                    "touch": TOUCH, "exhausted_log": EXHAUSTED_LOG, "slot": SLOT, "slot_alt": SLOT_ALT,
+                    "reclaim": RECLAIM}
         else:
             snip = JS
 
@@ -309,23 +330,31 @@ class ConnectionPoolTemplate(Template):
         ]
         sites = {"txn_body": snip["txn_faulty"], "idle_check": snip["idle_check"], "discard_close": snip["discard"],
                  "retry_loop": snip["retry"], "checkin_touch": snip["touch"], "exhausted_log": "",
-                 "pool_connection": POOL_CONNECTION["gold"][lang]}
+                 "pool_connection": POOL_CONNECTION["gold"][lang], "discard_slot": ""}
+        slot = {"discard_slot": snip["slot"]}
+        slot_alt = {"discard_slot": snip["slot_alt"]}
+        masking = Fix("reclaim-on-timeout", {"exhausted_log": snip["reclaim"]},
+                      "Reclaim every checked-out connection when a checkout times out.")
         if ctx.level == "utility":
             sites.update({"txn_body": TXN_VIA_POOL[lang], "pool_connection": POOL_CONNECTION["faulty"][lang]})
             bug = Bug(
                 site="pool_connection",
-                gold=Fix("gold", {"pool_connection": POOL_CONNECTION["gold"][lang]},
-                         "Check the connection in from a finally block of the pool's connection helper."),
+                gold=Fix("gold", {"pool_connection": POOL_CONNECTION["gold"][lang], **slot},
+                         "Check the connection in from a finally block of the pool's connection helper, "
+                         "and give a discarded connection's slot back."),
                 alternatives=(
-                    Fix("both-paths", {"pool_connection": POOL_CONNECTION["alt_both_paths"][lang]},
+                    Fix("both-paths", {"pool_connection": POOL_CONNECTION["alt_both_paths"][lang], **slot},
                         "Check the connection in on the error path as well as after the block."),
-                    Fix("else-branch", {"pool_connection": POOL_CONNECTION["alt_else"][lang]},
-                        "Check in from the error handler and from the success branch."),
+                    Fix("else-branch", {"pool_connection": POOL_CONNECTION["alt_else"][lang], **slot_alt},
+                        "Check in from the error handler and from the success branch; never let the "
+                        "count of open connections go below zero."),
                 ),
+                faults=("pool_connection", "discard_slot"),
+                masking=masking,
                 level="utility",
                 summary="The pool's connection helper gives the connection back only when the block "
-                        "succeeds, so every failing transaction leaks a connection until the pool is "
-                        "exhausted.",
+                        "succeeds, and discarding a dead connection never frees its slot, so failing "
+                        "transactions and server restarts both leak connections until the pool is exhausted.",
                 location="connection helper of the pool",
             )
             fact = ("try:\n            yield conn\n        finally:" if ctx.py
@@ -333,17 +362,22 @@ class ConnectionPoolTemplate(Template):
         else:
             bug = Bug(
                 site="txn_body",
-                gold=Fix("gold", {"txn_body": snip["txn_gold"]},
-                         "Return the connection in a finally block so failed transactions give it back."),
+                gold=Fix("gold", {"txn_body": snip["txn_gold"], **slot},
+                         "Return the connection in a finally block so failed transactions give it back, "
+                         "and give a discarded connection's slot back."),
                 alternatives=(
-                    Fix("both-paths", {"txn_body": snip["txn_alt_both"]},
-                        "Check the connection in on the error path as well as after commit."),
-                    Fix("pool-context", {"txn_body": snip["txn_alt_context"]},
+                    Fix("both-paths", {"txn_body": snip["txn_alt_both"], **slot_alt},
+                        "Check the connection in on the error path as well as after commit; never let the "
+                        "count of open connections go below zero."),
+                    Fix("pool-context", {"txn_body": snip["txn_alt_context"], **slot},
                         "Borrow the connection through the pool's own context manager."),
                 ),
+                faults=("txn_body", "discard_slot"),
+                masking=masking,
                 level="layer-boundary",
-                summary="The transaction helper checks its connection back in only after a commit, so "
-                        "every failing transaction leaks a connection until the pool is exhausted.",
+                summary="The transaction helper checks its connection back in only after a commit, and "
+                        "discarding a dead connection never frees its slot, so failing transactions and "
+                        "server restarts both leak connections until the pool is exhausted.",
                 location="transaction helper of the session layer",
             )
             fact = ("finally:\n        pool.checkin(conn)" if ctx.py

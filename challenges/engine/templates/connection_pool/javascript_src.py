@@ -351,11 +351,13 @@ class ConnectionPool {
     });
   }
 
-  /** Close a connection that will not be reused and free its slot. */
+  /** Close a connection that will not be reused. */
   async _discard(conn) {
     {{!discard_close}}
-    this._open -= 1;
+    {{[}}
+    {{!discard_slot}}
     this.discarded += 1;
+    {{]}}
     this._wake();
   }
 

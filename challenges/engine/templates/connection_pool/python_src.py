@@ -253,11 +253,13 @@ class ConnectionPool:
         {{!idle_check}}
 
     def _discard(self, conn):
-        """Close a connection that will not be reused and free its slot."""
+        """Close a connection that will not be reused."""
         {{!discard_close}}
         with self._cond:
-            self._open -= 1
+            {{[}}
+            {{!discard_slot}}
             self.discarded += 1
+            {{]}}
             self._cond.notify()
 
     def checkout(self):

@@ -20,12 +20,13 @@ def attach(ctx: BuildContext, bug: Bug) -> Bug:
                "Send a valid request", "It times out waiting for a connection"),
         example="with a pool of four, the fifth request after four failures hangs",
         impact=f"a burst of bad {entities} takes the whole service down until it is restarted",
-        vague="the service slowly stops responding over the day and only a restart brings it back",
+        vague="the service slowly stops responding over the day, sooner on days the database server was "
+              "restarted, and only a restart of the service brings it back",
         guess="a slow database or a network problem between us and the database",
         log="timed out waiting for a free database connection",
         intermittent=True,
     )
     return replace(bug, symptom=symptom, invariant=(
         "checked in again", "whatever happened while it was out", "must always be returned",
-        "returned even when", "given back even when",
+        "returned even when", "given back even when", "free its slot", "frees its slot", "gives its slot back",
     ))

@@ -16,6 +16,17 @@ Bug-site levels:
 - ``orchestrator``: the pipeline ages seen keys by the source's occurrence time
   instead of the ingest clock, so a redelivered event never leaves the window.
 
+Every level carries a second, cooperating fault in the seen-set (``seen.py``),
+so that the gold fix cures two sites and curing either alone leaves a hidden
+test failing:
+- with the window fault, a full seen-set stops remembering new keys (instead of
+  evicting the oldest), so once it fills every redelivery counts again;
+- with the key and clock faults, a duplicate refreshes its key's sighting time,
+  so a key redelivered within the window never leaves it.
+Masking fixes (rejected by the hidden tests): convert the window inside the
+seen-set's expiry test; skip de-duplication for old events; add the
+occurrence time to the key.
+
 Canaries: ``window-boundary`` (``>=`` in the expiry test matches the documented
 window), ``batch-slice`` (``items[start:start + size]`` is right for an
 exclusive end), ``retry-count`` (``range(max_retries + 1)``: the first call is
@@ -81,6 +92,32 @@ SNIPPETS = {
     "retry_naive": ("for attempt in range(max_retries):",
                     "for (let attempt = 0; attempt < maxRetries; attempt += 1) {"),
     "forget": ("self._seen.forget(key)", "this._seen.forget(key);"),
+    "remember_gold": ("""self._first_seen[key] = now_ms
+while len(self._first_seen) > self._capacity:
+    self._first_seen.popitem(last=False)""", """this._firstSeen.set(key, nowMs);
+while (this._firstSeen.size > this._capacity) {
+  this._firstSeen.delete(this._firstSeen.keys().next().value);
+}"""),
+    "remember_faulty": ("""if len(self._first_seen) < self._capacity:
+    self._first_seen[key] = now_ms""", """if (this._firstSeen.size < this._capacity) {
+  this._firstSeen.set(key, nowMs);
+}"""),
+    "remember_alt": ("""self._first_seen[key] = now_ms
+if len(self._first_seen) > self._capacity:
+    del self._first_seen[next(iter(self._first_seen))]""", """this._firstSeen.set(key, nowMs);
+if (this._firstSeen.size > this._capacity) {
+  const [oldest] = this._firstSeen.keys();
+  this._firstSeen.delete(oldest);
+}"""),
+    "refresh_faulty": ("self._first_seen[key] = now_ms", "this._firstSeen.set(key, nowMs);"),
+    "window_check_masking": ("return now_ms - self._first_seen[key] >= self.window_ms * 1000",
+                             "return nowMs - this._firstSeen.get(key) >= this.windowMs * 1000;"),
+    "sighting_masking": ("if envelope.age_ms() < self._seen.window_ms and not self._seen.first_sighting(key, "
+                         "envelope.occurred_at):",
+                         "if (envelope.ageMs() < this._seen.windowMs && !this._seen.firstSighting(key, "
+                         "envelope.occurredAt)) {"),
+    "key_masking": ("parts = (envelope.source, envelope.{{ref_f}}, envelope.occurred_at)",
+                    "const parts = [envelope.source, envelope.{{ref_f}}, envelope.occurredAt];"),
     "sighting_gold": ("if not self._seen.first_sighting(key, received_at):",
                       "if (!this._seen.firstSighting(key, receivedAt)) {"),
     "sighting_faulty": ("if not self._seen.first_sighting(key, envelope.occurred_at):",
@@ -120,7 +157,7 @@ TESTS = {
 class EventDedupPipeline(Template):
     spec = TemplateSpec(
         slug="event-dedup-pipeline",
-        version="2",
+        version="3",
         title="Event ingestion with idempotency keys and a windowed seen-set",
         family="caching-staleness",
         bug_class="stale or wrong de-duplication state",
@@ -254,54 +291,81 @@ class EventDedupPipeline(Template):
         sites = {
             "key_parts": snip("key_gold"), "window_arg": snip("window_gold"), "window_check": snip("window_check"),
             "chunk_slice": snip("slice"), "retry_loop": snip("retry"), "forget_key": snip("forget"), "age_log": "",
-            "sighting": snip("sighting_gold"),
+            "sighting": snip("sighting_gold"), "seen_refresh": "", "seen_remember": snip("remember_gold"),
         }
+        # The cooperating fault in the seen-set, cured by the gold fix and every alternative.
+        remember = {"seen_remember": snip("remember_gold")}
+        unrefreshed = {"seen_refresh": ""}
         if boundary:
             sites["window_arg"] = snip("window_faulty")
+            sites["seen_remember"] = snip("remember_faulty")
             bug = Bug(
                 site="window_arg",
-                gold=Fix("gold", {"window_arg": snip("window_gold")},
-                         "Convert the window from seconds to the milliseconds the seen-set works in."),
+                gold=Fix("gold", {"window_arg": snip("window_gold"), **remember},
+                         "Convert the window from seconds to the milliseconds the seen-set works in, and "
+                         "evict the oldest key when the seen-set is full."),
                 alternatives=(
-                    Fix("helper", {"window_arg": snip("window_alt_helper")}, "Convert with the clock module's helper."),
-                    Fix("float-factor", {"window_arg": snip("window_alt_float")}, "Multiply by 1000.0 and truncate."),
+                    Fix("helper", {"window_arg": snip("window_alt_helper"), **remember},
+                        "Convert with the clock module's helper."),
+                    Fix("float-factor", {"window_arg": snip("window_alt_float"),
+                                         "seen_remember": snip("remember_alt")},
+                        "Multiply by 1000.0 and truncate; evict the first key in insertion order."),
                 ),
+                faults=("window_arg", "seen_remember"),
+                masking=Fix("convert-in-expiry", {"window_check": snip("window_check_masking")},
+                            "Multiply the window by 1000 inside the seen-set's expiry test."),
                 level="layer-boundary",
                 summary="The seen-set receives the de-duplication window in seconds but treats it as "
-                        "milliseconds, so redeliveries after a fraction of a second count again.",
+                        "milliseconds, and a full seen-set stops remembering new keys, so redeliveries "
+                        "count again.",
                 location="pipeline wiring of the seen-set window",
             )
             fact = snip("window_gold")
         elif ctx.level == "orchestrator":
             sites["sighting"] = snip("sighting_faulty")
+            sites["seen_refresh"] = snip("refresh_faulty")
             bug = Bug(
                 site="sighting",
-                gold=Fix("gold", {"sighting": snip("sighting_gold")},
-                         "Age seen keys by the ingest clock, as the window is defined."),
+                gold=Fix("gold", {"sighting": snip("sighting_gold"), **unrefreshed},
+                         "Age seen keys by the ingest clock, as the window is defined, and keep a key's first "
+                         "sighting time when a duplicate arrives."),
                 alternatives=(
-                    Fix("clock", {"sighting": snip("sighting_alt_clock")}, "Read the ingest clock directly."),
-                    Fix("envelope", {"sighting": snip("sighting_alt_envelope")},
+                    Fix("clock", {"sighting": snip("sighting_alt_clock"), **unrefreshed},
+                        "Read the ingest clock directly."),
+                    Fix("envelope", {"sighting": snip("sighting_alt_envelope"), **unrefreshed},
                         "Use the arrival time stamped on the envelope."),
                 ),
+                faults=("sighting", "seen_refresh"),
+                masking=Fix("skip-old", {"sighting": snip("sighting_masking")},
+                            "Only de-duplicate events younger than the window."),
                 level="orchestrator",
                 summary="The pipeline ages seen keys by the source's occurrence time instead of the ingest "
-                        "clock, so a redelivered event never leaves the window and is dropped forever.",
+                        "clock, and every duplicate refreshes its key's time, so a redelivered event never "
+                        "leaves the window and is dropped forever.",
                 location="pipeline de-duplication check",
             )
             fact = snip("sighting_gold")
         else:
             sites["key_parts"] = snip("key_faulty")
+            sites["seen_refresh"] = snip("refresh_faulty")
             bug = Bug(
                 site="key_parts",
-                gold=Fix("gold", {"key_parts": snip("key_gold")}, "Key events by source and event id."),
+                gold=Fix("gold", {"key_parts": snip("key_gold"), **unrefreshed},
+                         "Key events by source and event id, and keep a key's first sighting time when a "
+                         "duplicate arrives."),
                 alternatives=(
-                    Fix("id-first", {"key_parts": snip("key_alt_order")}, "Event id first, then source."),
-                    Fix("wider-key", {"key_parts": snip("key_alt_wider")},
+                    Fix("id-first", {"key_parts": snip("key_alt_order"), **unrefreshed},
+                        "Event id first, then source."),
+                    Fix("wider-key", {"key_parts": snip("key_alt_wider"), **unrefreshed},
                         "Source, event id and entity reference together."),
                 ),
+                faults=("key_parts", "seen_refresh"),
+                masking=Fix("occurrence-in-key", {"key_parts": snip("key_masking")},
+                            "Add the occurrence time to the key."),
                 level="utility",
-                summary="The idempotency key is built from the source and the entity reference, so "
-                        "distinct events about one entity are dropped as duplicates.",
+                summary="The idempotency key is built from the source and the entity reference, and every "
+                        "duplicate refreshes its key's time, so distinct events about one entity are dropped "
+                        "as duplicates for as long as they keep coming.",
                 location="idempotency key helper",
             )
             fact = snip("key_gold")

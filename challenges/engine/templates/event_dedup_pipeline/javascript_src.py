@@ -289,17 +289,17 @@ class SeenSet {
 
   /** True (and remember `key`) unless it was seen within the window. */
   firstSighting(key, nowMs) {
+    {{[}}
     if (this._firstSeen.has(key)) {
       if (!this._expired(key, nowMs)) {
+        {{!seen_refresh}}
         return false;
       }
       this._firstSeen.delete(key);
     }
-    this._firstSeen.set(key, nowMs);
-    while (this._firstSeen.size > this._capacity) {
-      this._firstSeen.delete(this._firstSeen.keys().next().value);
-    }
+    {{!seen_remember}}
     return true;
+    {{]}}
   }
 
   forget(key) {

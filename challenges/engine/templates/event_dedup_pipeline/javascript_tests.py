@@ -91,13 +91,12 @@ describe('SeenSet', () => {
     assert.equal(seen.firstSighting('k', 5000), true);
   });
 
-  it('evicts the oldest key at capacity', () => {
+  it('keeps no more keys than its capacity', () => {
     const seen = new SeenSet({ windowMs: 1000, capacity: 2 });
     for (const key of ['a', 'b', 'c']) {
       seen.firstSighting(key, 0);
     }
     assert.equal(seen.size, 2);
-    assert.equal(seen.firstSighting('a', 1), true);
   });
 
   it('forgets on request', () => {
@@ -296,8 +295,55 @@ describe('redelivery rules', () => {
   it('expires seen keys exactly at the window', () => {
     const seen = new SeenSet({ windowMs: 300000, capacity: 10 });
     assert.equal(seen.firstSighting('k', 1000), true);
-    assert.equal(seen.firstSighting('k', 300999), false);
+    assert.equal(seen.firstSighting('j', 1000), true);
+    assert.equal(seen.firstSighting('j', 300999), false);
     assert.equal(seen.firstSighting('k', 301000), true);
+  });
+
+  it('counts the window from the first delivery', () => {
+    send(message('{{eid_a}}', { occurredAt: at }));
+    clock.advance(200);
+    assert.equal(send(message('{{eid_a}}', { occurredAt: at })).duplicates, 1);
+    clock.advance(100);
+    const report = send(message('{{eid_a}}', { occurredAt: at }));
+    assert.deepEqual([report.accepted, report.duplicates], [1, 0]);
+    assert.equal(activity.count('{{ref_a}}'), 2);
+  });
+
+  it('drops an old {{event_h}} redelivered within the window', () => {
+    const old = at - 3600000;
+    send(message('{{eid_a}}', { occurredAt: old }));
+    clock.advance(10);
+    const report = send(message('{{eid_a}}', { occurredAt: old }));
+    assert.deepEqual([report.accepted, report.duplicates], [0, 1]);
+  });
+
+  it('counts simultaneous {{events_h}} for one {{entity_h}}', () => {
+    const report = send(message('{{eid_a}}', { {{qty_f}}: 2, occurredAt: at }),
+      message('{{eid_b}}', { {{qty_f}}: 5, occurredAt: at }));
+    assert.deepEqual([report.accepted, report.duplicates], [2, 0]);
+    assert.equal(activity.total('{{ref_a}}'), 7);
+  });
+
+  it('still drops recent redeliveries when the seen-set is full', () => {
+    const small = new Settings({ dedupWindowSeconds: 300, maxEventAgeSeconds: 86400, seenCapacity: 2 });
+    const wired = buildPipeline({ settings: small, clock, logger: quiet });
+    const batch = [0, 1, 2].map((n) => message(`{{eid_a}}-${n}`, { {{ref_f}}: `{{ref_a}}-${n}`, occurredAt: at }));
+    assert.equal(wired.pipeline.ingest(batch).accepted, 3);
+    clock.advance(1);
+    const report = wired.pipeline.ingest([batch[2], batch[1], batch[0]]);
+    assert.deepEqual([report.accepted, report.duplicates], [1, 2]);
+    assert.deepEqual([0, 1, 2].map((n) => wired.activity.count(`{{ref_a}}-${n}`)), [2, 1, 1]);
+  });
+
+  it('treats a key seen again after the window as recent again', () => {
+    const seen = new SeenSet({ windowMs: 1000, capacity: 2 });
+    seen.firstSighting('a', 0);
+    seen.firstSighting('b', 500);
+    assert.equal(seen.firstSighting('a', 1000), true);
+    assert.equal(seen.firstSighting('c', 1100), true);
+    assert.equal(seen.firstSighting('a', 1200), false);
+    assert.equal(seen.firstSighting('b', 1300), true);
   });
 
   it('processes a redelivery at the window end again', () => {

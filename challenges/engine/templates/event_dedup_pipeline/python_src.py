@@ -245,14 +245,15 @@ class SeenSet:
     def first_sighting(self, key, now_ms):
         """True (and remember ``key``) unless it was seen within the window."""
         with self._lock:
+            {{[}}
             if key in self._first_seen:
                 if not self._expired(key, now_ms):
+                    {{!seen_refresh}}
                     return False
                 del self._first_seen[key]
-            self._first_seen[key] = now_ms
-            while len(self._first_seen) > self._capacity:
-                self._first_seen.popitem(last=False)
+            {{!seen_remember}}
             return True
+            {{]}}
 
     def forget(self, key):
         with self._lock:

@@ -86,12 +86,11 @@ class SeenSetTest(unittest.TestCase):
         seen.first_sighting("k", 0)
         self.assertTrue(seen.first_sighting("k", 5_000))
 
-    def test_oldest_key_evicted_at_capacity(self):
+    def test_size_is_bounded_by_capacity(self):
         seen = SeenSet(window_ms=1_000, capacity=2)
         for key in ("a", "b", "c"):
             seen.first_sighting(key, 0)
         self.assertEqual(len(seen), 2)
-        self.assertTrue(seen.first_sighting("a", 1))
 
     def test_forget(self):
         seen = SeenSet(window_ms=1_000, capacity=10)
@@ -268,8 +267,50 @@ class DeduplicationTest(unittest.TestCase):
     def test_seen_keys_expire_exactly_at_the_window(self):
         seen = SeenSet(window_ms=300_000, capacity=10)
         self.assertTrue(seen.first_sighting("k", 1_000))
-        self.assertFalse(seen.first_sighting("k", 300_999))
+        self.assertTrue(seen.first_sighting("j", 1_000))
+        self.assertFalse(seen.first_sighting("j", 300_999))
         self.assertTrue(seen.first_sighting("k", 301_000))
+
+    def test_window_counts_from_the_first_delivery(self):
+        self.send(message("{{eid_a}}", occurred_at=self.at))
+        self.clock.advance(200)
+        self.assertEqual(self.send(message("{{eid_a}}", occurred_at=self.at)).duplicates, 1)
+        self.clock.advance(100)
+        report = self.send(message("{{eid_a}}", occurred_at=self.at))
+        self.assertEqual((report.accepted, report.duplicates), (1, 0))
+        self.assertEqual(self.activity.count("{{ref_a}}"), 2)
+
+    def test_old_{{event}}_redelivered_within_the_window_is_dropped(self):
+        old = self.at - 3_600_000
+        self.send(message("{{eid_a}}", occurred_at=old))
+        self.clock.advance(10)
+        report = self.send(message("{{eid_a}}", occurred_at=old))
+        self.assertEqual((report.accepted, report.duplicates), (0, 1))
+
+    def test_simultaneous_{{events}}_for_one_{{entity}}_all_count(self):
+        report = self.send(message("{{eid_a}}", {{qty_f}}=2, occurred_at=self.at),
+                           message("{{eid_b}}", {{qty_f}}=5, occurred_at=self.at))
+        self.assertEqual((report.accepted, report.duplicates), (2, 0))
+        self.assertEqual(self.activity.total("{{ref_a}}"), 7)
+
+    def test_a_full_seen_set_still_drops_recent_redeliveries(self):
+        pipeline, activity, _ = build_pipeline(
+            Settings(dedup_window_seconds=300, max_event_age_seconds=86_400, seen_capacity=2), clock=self.clock)
+        batch = [message(f"{{eid_a}}-{n}", {{ref_f}}=f"{{ref_a}}-{n}", occurred_at=self.at) for n in range(3)]
+        self.assertEqual(pipeline.ingest(batch).accepted, 3)
+        self.clock.advance(1)
+        report = pipeline.ingest([batch[2], batch[1], batch[0]])
+        self.assertEqual((report.accepted, report.duplicates), (1, 2))
+        self.assertEqual([activity.count(f"{{ref_a}}-{n}") for n in range(3)], [2, 1, 1])
+
+    def test_a_key_seen_again_after_the_window_is_recent_again(self):
+        seen = SeenSet(window_ms=1_000, capacity=2)
+        seen.first_sighting("a", 0)
+        seen.first_sighting("b", 500)
+        self.assertTrue(seen.first_sighting("a", 1_000))
+        self.assertTrue(seen.first_sighting("c", 1_100))
+        self.assertFalse(seen.first_sighting("a", 1_200))
+        self.assertTrue(seen.first_sighting("b", 1_300))
 
     def test_redelivery_at_the_window_end_is_processed_again(self):
         self.send(message("{{eid_a}}", occurred_at=self.at))
