@@ -458,7 +458,36 @@ def profile_instance(instance: Any, *, fail_to_pass: Sequence[str] = (),
     )
 
 
+SUMMARY_MEASURES = ("source_lines", "source_files", "causal_distance", "grep_rank")
+
+
+def summarise(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    """Mean and median of each measure over profile records (``DifficultyProfile.to_dict``).
+
+    A measure an instance lacks (no reachable fault, no grep rank) is left out of that
+    measure's figures; ``unreachable`` counts the instances whose fault imports cannot reach.
+    """
+    rows = list(records)
+    out: dict[str, Any] = {"instances": len(rows), "mean": {}, "median": {},
+                           "unreachable": sum(1 for r in rows if r.get("causal_distance") is None),
+                           "visible_failing": sum(1 for r in rows if r.get("visible_failing")),
+                           "below_floor": sum(1 for r in rows if r.get("check", {}).get("shortfalls"))}
+    for name in SUMMARY_MEASURES:
+        values = sorted(r[name] for r in rows if r.get(name) is not None)
+        out["mean"][name] = round(sum(values) / len(values), 2) if values else None
+        out["median"][name] = _median(values)
+    return out
+
+
+def _median(values: Sequence[float]) -> float | None:
+    if not values:
+        return None
+    middle = len(values) // 2
+    return float(values[middle]) if len(values) % 2 else (values[middle - 1] + values[middle]) / 2
+
+
 __all__ = [
     "DifficultyFloor", "DifficultyProfile", "code_paths", "content_words", "distances", "entry_modules",
     "grep_ranking", "import_graph", "is_package_marker", "is_test_path", "measure", "profile_instance", "shortfalls",
+    "summarise",
 ]

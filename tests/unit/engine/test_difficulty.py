@@ -16,6 +16,7 @@ from challenges.engine.difficulty import (
     measure,
     profile_instance,
     shortfalls,
+    summarise,
 )
 from tests.unit.engine.conftest import make_instance
 
@@ -170,3 +171,19 @@ def test_profile_of_a_generated_instance(language):
     assert profile.visible_failing is False
     # The generator's list of source modules and the path rule used for backfills agree.
     assert code_paths(instance.files, language)[0] == sorted(instance.source_paths)
+
+
+def test_summarise_means_and_medians_leave_missing_measures_out():
+    records = [
+        {"source_lines": 100, "source_files": 4, "causal_distance": 0, "grep_rank": 1, "visible_failing": True,
+         "check": {"shortfalls": []}},
+        {"source_lines": 300, "source_files": 6, "causal_distance": None, "grep_rank": 3, "visible_failing": False,
+         "check": {"shortfalls": ["too small"]}},
+        {"source_lines": 200, "source_files": 8, "causal_distance": 2, "grep_rank": None},
+    ]
+    summary = summarise(records)
+    assert summary["instances"] == 3 and summary["unreachable"] == 1
+    assert summary["visible_failing"] == 1 and summary["below_floor"] == 1
+    assert summary["mean"] == {"source_lines": 200.0, "source_files": 6.0, "causal_distance": 1.0, "grep_rank": 2.0}
+    assert summary["median"] == {"source_lines": 200.0, "source_files": 6.0, "causal_distance": 1.0, "grep_rank": 2.0}
+    assert summarise([])["mean"]["source_lines"] is None
