@@ -28,8 +28,9 @@ class Command(BaseCommand):
         tiers = []
         for tier, band in sorted(overview.bands.items()):
             m = overview.per_tier.get(tier)
+            # "size": what the tier's instances measure, present once one of them is measured.
             tiers.append({"tier": tier, "band": [band.low, band.high], **(m.as_dict() if m else {"results": 0}),
-                          "size": measured.get(tier)})
+                          **({"size": measured[tier]} if tier in measured else {})})
         templates = [{"template": row.template.slug, "tier": row.template.tier, "spec_tier": row.template.spec_tier,
                       "measurement": row.measurement.as_dict(), "action": row.proposal.action,
                       "to_tier": row.proposal.to_tier, "reason": row.proposal.reason}
@@ -49,16 +50,17 @@ class Command(BaseCommand):
                 median = row["times"]["median"]
                 solve = (f"{row['rate'] * 100:>7.0f}%  {row['solved']:>4}/{row['results']:<4}  {row['instances']:>9}  "
                          f"{'-' if median is None else f'{median:.0f} s':>7}")
-            self.stdout.write(f"{row['tier']:>4}  {expected:>9}  {solve}  {_size(row['size'])}".rstrip())
+            self.stdout.write(f"{row['tier']:>4}  {expected:>9}  {solve}  {_size(row.get('size'))}".rstrip())
         self.stdout.write(f"solve rates {'fall' if overview.monotone else 'do NOT fall'} from tier to tier")
         for row in templates:
             self.stdout.write(f"{row['template']:24} tier {row['tier']}: {row['action']}: {row['reason']}")
 
 
 def _size(size: dict | None) -> str:
-    """Mean lines, files and causal distance of a tier's measured instances, as report columns."""
+    """Mean lines, files and causal distance of a tier's measured instances, as report columns
+    (blank for a tier with no measured instance)."""
     if not size:
-        return f"{0:>5}"
+        return ""
     mean = size["mean"]
 
     def fmt(value, width):
