@@ -245,7 +245,7 @@ def instance_generate(
         if code.verdict is not Verdict.ACCEPT:
             released_reason += ": " + "; ".join(code.reasons)
         if measured.shortfalls:
-            released_reason += f"; difficulty {measured.enforcement}d, {measured.summary()}"
+            released_reason += f"; difficulty observed, not enforced: {measured.summary()}"
         result.attempts.append(_log(run, chosen, lang, Outcome.RELEASED, released_reason,
                                     time.perf_counter() - started, instance))
         result.instance = instance
