@@ -152,3 +152,16 @@ def test_calibration_report_shows_mean_size_per_tier(client, capsys):
     _viewer(client)
     page = client.get(reverse("admin:challenges_calibration_overview")).content.decode()
     assert "mean source lines" in page and "no measured instance" in page
+
+
+def test_per_tier_figures_are_read_in_one_query(django_assert_num_queries):
+    from challenges.selectors.difficulty import instance_difficulty_by_tier
+
+    for slug, tier in (("rooms-a", 2), ("rooms-b", 3), ("rooms-c", 3)):
+        instance_difficulty_backfill(instance=make_instance(tier=tier, slug=slug))
+    rejected = make_instance(tier=3, slug="rooms-d", release=False)
+    instance_difficulty_backfill(instance=rejected)
+    ChallengeInstance.objects.filter(pk=rejected.pk).update(state=ChallengeInstance.State.REJECTED)
+    with django_assert_num_queries(1):
+        figures = instance_difficulty_by_tier()
+    assert {tier: row["instances"] for tier, row in figures.items()} == {2: 1, 3: 2}
