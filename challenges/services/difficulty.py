@@ -8,7 +8,7 @@ floor and enforcement in force then, and the shortfalls in words staff can act o
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db import transaction
@@ -67,6 +67,22 @@ def generated_difficulty_assess(*, generated: GeneratedInstance, gates: dict[str
     profile = profile_instance(generated, fail_to_pass=oracle.get("fail_to_pass", []),
                                failing_on_bug=None if visible is None else visible.get("failing_on_bug", []))
     return difficulty_assess(profile=profile, tier=tier)
+
+
+def generated_size_refusal(*, generated: GeneratedInstance, tier: int) -> DifficultyAssessment | None:
+    """Before the release gates: when enforcing, the assessment of what needs no test run (source
+    lines and files) if that alone refuses the instance, so no sandbox time is spent on a draw
+    that cannot be released; None otherwise (observing, or the size is enough)."""
+    if difficulty_enforcement() != ENFORCE:
+        return None
+    size_only = replace(difficulty_floor(tier), min_causal_distance=0)
+    profile = profile_instance(generated)
+    missing = shortfalls(profile, size_only, tier)
+    if not missing:
+        return None
+    record = {**profile.to_dict(), "check": {"tier": tier, "enforcement": ENFORCE, "floor": size_only.to_dict(),
+                                            "shortfalls": missing, "passed": False}}
+    return DifficultyAssessment(profile, tier, ENFORCE, missing, record)
 
 
 def _workspace_files(instance: ChallengeInstance) -> dict[str, str]:

@@ -16,7 +16,8 @@ tier 3, the hint audit; the leak audit reads the statement with the workspace.
 
 Once the gates pass, the instance's measured difficulty (size, causal distance, grep rank,
 visible failures: ``challenges.services.difficulty``) is compared with its tier's floor and
-recorded on the instance; with ``difficulty.enforcement`` = enforce a shortfall redraws.
+recorded on the instance; with ``difficulty.enforcement`` = enforce a shortfall redraws (a
+draw too small in lines or files is refused before the gates, sparing their sandbox runs).
 
 Every pass leaves a GenerationAttempt row with its outcome and reason, so staff can
 answer "why was this template skipped?" and read the regeneration rate.
@@ -55,7 +56,7 @@ from challenges.services.code_dedup import (
     code_signature_of,
     code_signature_store,
 )
-from challenges.services.difficulty import generated_difficulty_assess
+from challenges.services.difficulty import generated_difficulty_assess, generated_size_refusal
 from challenges.services.instances import instance_release, instance_store
 from challenges.services.intake import template_activate_if_passing
 from challenges.services.novelty import decision_as_dict, fingerprint_check, fingerprint_review_open
@@ -199,6 +200,12 @@ def instance_generate(
                 collisions = 0
             continue
         collisions = 0
+        too_small = generated_size_refusal(generated=generated, tier=_tier_in_force(chosen))
+        if too_small is not None:
+            result.attempts.append(_log(run, chosen, lang, Outcome.GATE_FAILED,
+                                        "difficulty (before the release gates): " + too_small.summary(),
+                                        time.perf_counter() - started))
+            continue
         report = validate(generated, allow_unsafe=settings.GAUNTLET_SANDBOX_ALLOW_UNSAFE, config=_gate_config(),
                           used_names=used_names, used_surnames=used_surnames)
         if not report.passed:

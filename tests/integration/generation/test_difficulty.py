@@ -82,8 +82,23 @@ def test_enforce_refuses_an_instance_below_its_floor_and_changes_nothing(booking
     assert not ChallengeInstance.objects.exists()
     (attempt,) = result.attempts
     assert attempt.outcome == GenerationAttempt.Outcome.GATE_FAILED
-    assert attempt.reason.startswith("difficulty: below the tier-1 difficulty floor: ")
+    # Size needs no test run: the draw is refused before the release gates spend sandbox time on it.
+    assert attempt.reason.startswith("difficulty (before the release gates): below the tier-1 difficulty floor: ")
     assert "source files; tier 1 asks for at least 500" in attempt.reason
+
+
+@pytest.mark.slow
+def test_enforce_refuses_a_fault_too_near_the_failing_tests_after_the_gates(booking):
+    config_set(key="difficulty.enforcement", value="enforce", by=None, reason="refuse shallow faults")
+    config_set(key="difficulty.min_causal_distance.1", value=50, by=None, reason="a distance no project has")
+    config_set(key="generation.max_passes", value=1, by=None, reason="one pass is enough to see the refusal")
+    result = instance_generate(template=booking, language="python")
+    assert result.instance is None and not ChallengeInstance.objects.exists()
+    (attempt,) = result.attempts
+    assert attempt.outcome == GenerationAttempt.Outcome.GATE_FAILED
+    assert attempt.reason.startswith("difficulty: below the tier-1 difficulty floor: ")
+    assert attempt.reason.endswith("tier 1 asks for at least 50")
+    assert "lines of non-test source" not in attempt.reason  # the size floor is met
 
 
 def test_backfill_measures_a_stored_instance_against_its_tier():
