@@ -159,9 +159,15 @@ def test_profile_round_trips_through_json():
     assert DifficultyProfile.from_dict(profile.to_dict()) == profile
 
 
-@pytest.mark.parametrize("language", ["python", "javascript"])
-def test_profile_of_a_generated_instance(language):
-    instance = make_instance("paged-listing-cache", language, 1)
+def _every_template_and_language():
+    from challenges.engine import registry
+
+    return [(slug, language) for slug, cls in sorted(registry().items()) for language in cls.spec.languages]
+
+
+@pytest.mark.parametrize(("template", "language"), _every_template_and_language())
+def test_profile_of_a_generated_instance(template, language):
+    instance = make_instance(template, language, 1)
     profile = profile_instance(instance, failing_on_bug=[])
     assert profile.source_files == len(instance.source_paths) == instance.difficulty["source_files"]
     assert profile.source_lines == instance.difficulty["source_lines"]
