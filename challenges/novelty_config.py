@@ -147,6 +147,13 @@ declare(
     Setting("rotation.refresh.retire_without_replacement", False,
             "Retire the bottom share even when too few ready drafts can replace them.",
             validate=_boolean, group=_REFRESH),
+    Setting("rotation.refresh.discrimination_min_samples", 20,
+            "Fewest tries of a template (calibration results, else closed-bout tries) before the quarterly refresh "
+            "judges its solve rate against its tier's band (fewer: measured again next quarter).",
+            validate=positive_int, group=_REFRESH),
+    Setting("rotation.refresh.flagged_weight_factor", 0.5,
+            "Factor on the rotation weight of a template that left the band of the top (or bottom) tier, until "
+            "its solve rate is back in band.", validate=unit_interval, group=_REFRESH),
     Setting("rotation.too_easy.solve_rate", 0.80,
             "Monthly solve rate at or above which a bug class counts as too easy.",
             validate=unit_interval, group=_REFRESH),

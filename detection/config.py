@@ -67,6 +67,28 @@ declare(
               f"Prior median solve time of tier {tier}, in minutes, used until enough solves are measured.",
               validate=positive_minutes, group=G)
       for tier, minutes in ((1, 8.0), (2, 18.0), (3, 35.0), (4, 70.0), (5, 150.0))],
+    # Per-tier lines set by the quarterly solve-time recalibration; 0 leaves the tier on the all-tier line.
+    *[Setting(f"detection.solve_time.{line}_below_tier{tier}", 0.0,
+              f"{label} line of tier {tier} as a share of its median (0: the all-tier line applies).",
+              validate=unit_interval, group=G)
+      for tier in (1, 2, 3, 4, 5)
+      for line, label in (("investigate", "Investigate"), ("flag", "Flag"))],
+    # Quarterly solve-time recalibration (spec "Calibration", "Operational Procedures").
+    Setting("detection.recalibration.investigate_quantile", 0.01,
+            "Quantile of a tier's honest solve times the proposed investigate line starts from.",
+            validate=unit_interval, group=G),
+    Setting("detection.recalibration.flag_quantile", 0.05,
+            "Quantile of a tier's honest solve times the proposed flag line starts from.",
+            validate=unit_interval, group=G),
+    Setting("detection.recalibration.margin", 0.25,
+            "Share taken off each quantile so the proposed lines sit below the fastest honest solves.",
+            validate=unit_interval, group=G),
+    Setting("detection.recalibration.min_solves", 30,
+            "Honest solves of a tier in the period needed before its lines are recalibrated (fewer: kept).",
+            validate=positive_int, group=G),
+    Setting("detection.recalibration.window_days", 91,
+            "Days of honest solves (calibration results and closed bouts) a recalibration reads.",
+            validate=positive_int, group=G),
     # Canonical match (spec "Known Pattern Matching") and n-gram overlap (spec 001).
     Setting("detection.canonical.strong_below", 0.10,
             "Distance to a canonical solution below which the match is strong (value 1).",

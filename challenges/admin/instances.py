@@ -136,13 +136,14 @@ class IntakeAdminMixin:
 class ChallengeTemplateAdmin(IntakeAdminMixin, admin.ModelAdmin):
     list_display = ("slug", "family", "bug_class", "tier", "tier_source", "language_list", "state", "weight_shown",
                     "intake_rig", "instance_count")
-    list_filter = ("state", "family", "tier")
+    list_filter = ("state", "family", "tier", "refresh_flag")
     search_fields = ("slug", "title", "bug_class")
     readonly_fields = ("slug", "title", "family", "bug_class", "tier", "spec_tier", "tier_override", "measured",
-                       "language_list", "state", "state_reason", "intake_scores", "intake_checked_at", "created_at",
-                       "updated_at")
+                       "language_list", "state", "state_reason", "refresh_flag", "refresh_note",
+                       "refresh_weight_before", "intake_scores", "intake_checked_at", "created_at", "updated_at")
     fields = ("slug", "title", "family", "bug_class", "tier", "spec_tier", "tier_override", "measured", "language_list",
-              "state", "state_reason", "weight", "intake_scores", "intake_checked_at", "created_at", "updated_at")
+              "state", "state_reason", "weight", "refresh_flag", "refresh_note", "refresh_weight_before",
+              "intake_scores", "intake_checked_at", "created_at", "updated_at")
     actions = ["generate_instances", "run_intake_check", "activate", "set_tier"]
 
     def has_add_permission(self, request):

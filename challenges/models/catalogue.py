@@ -35,8 +35,19 @@ class ChallengeTemplate(models.Model):
                                  output_field=models.PositiveSmallIntegerField(), db_persist=True)
     languages = models.JSONField(default=list)
     state = models.CharField(max_length=10, choices=State.choices, default=State.DRAFT, db_index=True)
+    class RefreshFlag(models.TextChoices):
+        NONE = "", "None"
+        NEEDS_HARDER = "needs_harder", "Needs harder variants"
+        NEEDS_EASIER = "needs_easier", "Needs easier variants"
+
     # Multiplies the rotation weight; staff lower it to use a template less often.
     weight = models.FloatField(default=1.0)
+    # Set by the quarterly refresh when the measured solve rate leaves the tier's band with no
+    # tier left to move to; while set, the refresh has lowered ``weight`` from
+    # ``refresh_weight_before`` (restored when the rate is back in band).
+    refresh_flag = models.CharField(max_length=16, choices=RefreshFlag.choices, blank=True, default="")
+    refresh_note = models.TextField(blank=True)
+    refresh_weight_before = models.FloatField(null=True, blank=True)
     # Substrate intake gate (spec 000): lower is better; reasons explain each score.
     intake = models.JSONField(default=dict, blank=True)
     intake_checked_at = models.DateTimeField(null=True, blank=True)

@@ -45,6 +45,9 @@ from challenges.calibration import (
     propose,
     time_distribution,
 )
+from challenges.calibration.discrimination import BOUTS as DISCRIMINATION_BOUTS
+from challenges.calibration.discrimination import CALIBRATION as DISCRIMINATION_CALIBRATION
+from challenges.calibration.discrimination import SolveRateSample
 from challenges.calibration.measure import TIERS
 from challenges.calibration_config import calibration_bands, calibration_min_median_seconds
 from challenges.models import CalibrationResult, CalibrationRun, ChallengeInstance, ChallengeTemplate, TierProposal
@@ -219,3 +222,41 @@ def solve_time_prior(*, now: datetime | None = None) -> dict[int, SolveTimePrior
         counts[tier][1] += 1
     return {tier: SolveTimePrior(tier, time_distribution(seconds[tier]), counts[tier][0], counts[tier][1],
                                  len(seconds[tier]) >= minimum) for tier in TIERS}
+
+
+# --- measured discrimination for the quarterly refresh ----------------------------------------
+
+
+def template_solve_samples(*, since: datetime, until: datetime) -> dict[str, dict[str, SolveRateSample]]:
+    """Per template slug, its tries and solves in ``[since, until)`` from each source.
+
+    ``calibration``: results of runs recorded in the period, on the template's current version.
+    ``bouts``: in closed bouts, each (entry, challenge) an eligible entry started counts as one
+    try, solved when its score still counts (provisional or final).
+    """
+    from competition.models import Attempt, Bout, Score
+
+    out: dict[str, dict[str, SolveRateSample]] = {}
+    results = CalibrationResult.objects.filter(run__recorded_at__gte=since, run__recorded_at__lt=until)
+    for slug, rows in sorted(_group(_rows(results, _current_versions()), lambda r: r.template).items()):
+        out.setdefault(slug, {})[DISCRIMINATION_CALIBRATION] = SolveRateSample(
+            DISCRIMINATION_CALIBRATION, len(rows), sum(1 for r in rows if r.solved), len({r.instance for r in rows}))
+    closed = {"challenge__bout__state": Bout.State.CLOSED, "entry__disqualified_at__isnull": True}
+    tries = set(Attempt.objects.filter(started_at__gte=since, started_at__lt=until, **closed).values_list(
+        "entry_id", "challenge_id", "challenge__instance__template__slug", "challenge__instance_id"))
+    scored = set(Score.objects.filter(state__in=[Score.State.PROVISIONAL, Score.State.FINAL], **closed)
+                 .values_list("entry_id", "challenge_id"))
+    by_template: dict[str, list[tuple[bool, int]]] = {}
+    for entry_id, challenge_id, slug, instance_id in tries:
+        by_template.setdefault(slug, []).append(((entry_id, challenge_id) in scored, instance_id))
+    for slug, rows in by_template.items():
+        out.setdefault(slug, {})[DISCRIMINATION_BOUTS] = SolveRateSample(
+            DISCRIMINATION_BOUTS, len(rows), sum(1 for solved, _ in rows if solved), len({i for _, i in rows}))
+    return out
+
+
+def _group(rows, key) -> dict[Any, list]:
+    groups: dict[Any, list] = {}
+    for row in rows:
+        groups.setdefault(key(row), []).append(row)
+    return groups

@@ -270,24 +270,38 @@ def tier_proposals_refresh(*, by: AbstractBaseUser | None, actor_label: str = ""
                 _supersede(current, f"the measurement no longer supports it: {found.reason}", by, actor_label)
                 outcome["superseded"].append(row.template.slug)
             continue
-        if current is not None and (current.action, current.from_tier, current.to_tier) == (
-                found.action, found.from_tier, found.to_tier):
-            current.reason, current.evidence = found.reason, found.evidence
-            current.save(update_fields=["reason", "evidence"])
-            outcome["unchanged"].append(row.template.slug)
-            continue
-        if current is not None:
-            _supersede(current, f"a newer measurement concludes otherwise: {found.reason}", by, actor_label)
+        _proposal, happened = tier_proposal_open(
+            template=row.template, action=found.action, from_tier=found.from_tier, to_tier=found.to_tier,
+            reason=found.reason, evidence=found.evidence, by=by, actor_label=actor_label)
+        if happened == "superseded":
             outcome["superseded"].append(row.template.slug)
-        proposal = TierProposal(template=row.template, action=found.action, from_tier=found.from_tier,
-                                to_tier=found.to_tier, reason=found.reason, evidence=found.evidence)
-        proposal.full_clean()
-        proposal.save()
-        audit_event_record(verb=PROPOSAL_OPENED, target=proposal, actor=by, actor_label=actor_label,
-                           after={"action": proposal.action, "from_tier": proposal.from_tier,
-                                  "to_tier": proposal.to_tier}, reason=found.reason)
-        outcome["opened"].append(row.template.slug)
+        outcome["unchanged" if happened == "unchanged" else "opened"].append(row.template.slug)
     return outcome
+
+
+@transaction.atomic
+def tier_proposal_open(*, template: ChallengeTemplate, action: str, from_tier: int, to_tier: int, reason: str,
+                       evidence: dict[str, Any], by: AbstractBaseUser | None = None,
+                       actor_label: str = "") -> tuple[TierProposal, str]:
+    """Open a proposal for ``template`` unless the same one is open (then its reason and evidence
+    are refreshed); a different open one is superseded. Returns the proposal and what happened:
+    "opened", "superseded" (an older one was replaced) or "unchanged"."""
+    current = TierProposal.objects.select_for_update().filter(template=template, state=TierProposal.State.OPEN).first()
+    if current is not None and (current.action, current.from_tier, current.to_tier) == (action, from_tier, to_tier):
+        current.reason, current.evidence = reason, evidence
+        current.save(update_fields=["reason", "evidence"])
+        return current, "unchanged"
+    outcome = "opened"
+    if current is not None:
+        _supersede(current, f"a newer measurement concludes otherwise: {reason}", by, actor_label)
+        outcome = "superseded"
+    proposal = TierProposal(template=template, action=action, from_tier=from_tier, to_tier=to_tier, reason=reason,
+                            evidence=evidence)
+    proposal.full_clean()
+    proposal.save()
+    audit_event_record(verb=PROPOSAL_OPENED, target=proposal, actor=by, actor_label=actor_label,
+                       after={"action": action, "from_tier": from_tier, "to_tier": to_tier}, reason=reason)
+    return proposal, outcome
 
 
 def _decision_reason(reason: str) -> str:

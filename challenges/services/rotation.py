@@ -11,7 +11,9 @@
 * ``template_pool_refresh`` - the quarterly refresh: retire the bottom share by the health
   score of ``challenges.novelty.refresh`` (solve-rate discrimination, mean uniqueness,
   freedom from quarantine), promote as many ready drafts. A draft is *ready* when its
-  intake gate ran and passed (``intake["passed"] is True``).
+  intake gate ran and passed (``intake["passed"] is True``). Then every active template's
+  measured solve rate is compared with its tier's band (``challenges.calibration.discrimination``):
+  a tier proposal to promote or demote it, or a refresh flag with a lowered rotation weight.
 * ``bug_class_too_easy_review`` - monthly: a bug class (per tier) solved at or above the
   threshold for the last N complete months is promoted a tier, or retired at the top.
 
@@ -123,7 +125,8 @@ def rotation_pick(
             + (f" for {language}" if language else ""),
             f"weight {chosen.weight:.3f} of {total:.3f} ({chosen.uses} recent use(s))",
             f"{len(chosen.allowed_domains)} domains and {len(chosen.allowed_stacks)} stack combination(s) free",
-        ],
+        ] + ([f"{template.get_refresh_flag_display().lower()} (quarterly refresh lowered its weight: "
+              f"{template.refresh_note})"] if template.refresh_flag else []),
     )
 
 
@@ -274,17 +277,114 @@ def template_pool_refresh(*, now: datetime | None = None, force: bool = False) -
                                         reason=f"quarterly refresh: {decision.reason}")
     ]
     health = {s.slug: round(health_score(s, policy), 4) for s in active_stats if s.attempts >= policy.min_attempts}
+    discrimination = _discrimination_refresh(now=now, period_days=period_days)
     summary = {
         "retired": [d.template for d in plan.retire], "promoted": promoted,
-        "notes": list(plan.notes), "health": health,
+        "notes": list(plan.notes), "health": health, "discrimination": discrimination,
     }
+    counts: dict[str, int] = {}
+    for row in discrimination:
+        counts[row["action"]] = counts.get(row["action"], 0) + 1
+    measured = ", ".join(f"{action} {count}" for action, count in sorted(counts.items()))
     audit_event_record(
         verb=REFRESH_VERB, target_type="template_pool", target_id=f"{now.astimezone(UTC):%Y}-Q{(now.month - 1) // 3 + 1}",
         actor_label=_SCHEDULER, after=summary,
         reason=(f"quarterly refresh of {len(active)} active templates over {period_days} days: retired "
-                f"{len(plan.retire)}, promoted {len(promoted)}" + (f"; {'; '.join(plan.notes)}" if plan.notes else "")),
+                f"{len(plan.retire)}, promoted {len(promoted)}" + (f"; {'; '.join(plan.notes)}" if plan.notes else "")
+                + (f"; measured discrimination: {measured}" if measured else "")),
     )
     return summary
+
+
+REFRESH_FLAGGED_VERB = "template.refresh_flagged"
+REFRESH_CLEARED_VERB = "template.refresh_cleared"
+
+
+def _discrimination_refresh(*, now: datetime, period_days: int) -> list[dict[str, Any]]:
+    """Each active template's measured solve rate against its tier's band, acted on.
+
+    Promotion and demotion open a tier proposal (staff accept it: the tier decides how new
+    instances are generated and scored); a template that left the band of the top or bottom
+    tier is flagged for harder (easier) variants and its rotation weight lowered at once, and
+    the flag is cleared, weight restored, once its rate is back in band. See
+    ``challenges.calibration.discrimination``.
+    """
+    from challenges.calibration.discrimination import (
+        BOUTS,
+        CALIBRATION,
+        DEMOTE,
+        KEEP,
+        PROMOTE,
+        REFRESH_EASIER,
+        REFRESH_HARDER,
+        discrimination_decision,
+    )
+    from challenges.calibration_config import calibration_bands
+    from challenges.models import TierProposal
+    from challenges.selectors.calibration import template_solve_samples
+    from challenges.services.calibration import tier_proposal_open
+    from core.config import config_value
+
+    bands = calibration_bands()
+    min_samples = config_value("rotation.refresh.discrimination_min_samples")
+    factor = config_value("rotation.refresh.flagged_weight_factor")
+    samples = template_solve_samples(since=now - timedelta(days=period_days), until=now)
+    flags = {REFRESH_HARDER: ChallengeTemplate.RefreshFlag.NEEDS_HARDER,
+             REFRESH_EASIER: ChallengeTemplate.RefreshFlag.NEEDS_EASIER}
+    decisions = []
+    for template in ChallengeTemplate.objects.select_for_update().filter(
+            state=ChallengeTemplate.State.ACTIVE).order_by("slug"):
+        own = samples.get(template.slug, {})
+        decision = discrimination_decision(template=template.slug, tier=template.tier, bands=bands,
+                                           min_samples=min_samples, calibration=own.get(CALIBRATION),
+                                           bouts=own.get(BOUTS))
+        row = {"template": template.slug, "action": decision.action, "tier": decision.tier,
+               "to_tier": decision.to_tier, "rate": decision.rate, "sample": decision.sample,
+               "reason": decision.reason}
+        if decision.action in (PROMOTE, DEMOTE):
+            proposal, outcome = tier_proposal_open(
+                template=template, action=TierProposal.Action.RETIER, from_tier=decision.tier,
+                to_tier=decision.to_tier, reason=f"quarterly refresh: {decision.reason}",
+                evidence={"discrimination": decision.as_dict()}, actor_label=_SCHEDULER)
+            row.update(proposal=proposal.pk, proposal_outcome=outcome)
+        elif decision.action in flags:
+            row["weight"] = _refresh_flag(template, flags[decision.action], decision.reason, factor)
+        elif decision.action == KEEP and template.refresh_flag:
+            row["weight"] = _refresh_clear(template, decision.reason)
+        decisions.append(row)
+    return decisions
+
+
+def _refresh_flag(template: ChallengeTemplate, flag: str, reason: str, factor: float) -> float:
+    """Flag ``template`` and lower its rotation weight (once per flag; a repeat refreshes the note)."""
+    before = {"refresh_flag": template.refresh_flag, "weight": template.weight}
+    if template.refresh_flag == flag:
+        template.refresh_note = reason
+        template.save(update_fields=["refresh_note", "updated_at"])
+        return template.weight
+    base = template.refresh_weight_before if template.refresh_weight_before is not None else template.weight
+    template.refresh_flag, template.refresh_note = flag, reason
+    template.refresh_weight_before, template.weight = base, round(base * factor, 6)
+    template.full_clean()
+    template.save(update_fields=["refresh_flag", "refresh_note", "refresh_weight_before", "weight", "updated_at"])
+    audit_event_record(verb=REFRESH_FLAGGED_VERB, target=template, actor_label=_SCHEDULER, before=before,
+                       after={"refresh_flag": flag, "weight": template.weight},
+                       reason=f"quarterly refresh: {reason}; rotation weight × {factor:g}")
+    return template.weight
+
+
+def _refresh_clear(template: ChallengeTemplate, reason: str) -> float:
+    """Clear the flag of a template back in band and restore the weight it had before."""
+    before = {"refresh_flag": template.refresh_flag, "weight": template.weight}
+    if template.refresh_weight_before is not None:
+        template.weight = template.refresh_weight_before
+    template.refresh_flag, template.refresh_note, template.refresh_weight_before = "", "", None
+    template.full_clean()
+    template.save(update_fields=["refresh_flag", "refresh_note", "refresh_weight_before", "weight", "updated_at"])
+    audit_event_record(verb=REFRESH_CLEARED_VERB, target=template, actor_label=_SCHEDULER, before=before,
+                       after={"refresh_flag": "", "weight": template.weight},
+                       reason=f"quarterly refresh: {reason}; flag cleared, rotation weight restored")
+    return template.weight
 
 
 @transaction.atomic

@@ -5,4 +5,4 @@ the post-bout batch in ``detection.admin_batch``, registered from the app's read
 # detection.canaries and detection.signals import each other and only this order completes.
 from detection import signals  # noqa: F401, I001
 from detection import admin_cases  # noqa: F401
-from detection.admin import metrics, procedures, realtime  # noqa: F401  (register the model admins and panels)
+from detection.admin import metrics, procedures, realtime, recalibration  # noqa: F401  (register the admins, panels)

@@ -61,9 +61,10 @@ class ExpectedRate:
 
 
 def expected_rate(tier: int, params: AnomalyParams = AnomalyParams(), *,
-                  calibration: tuple[int, int] | None = None) -> ExpectedRate:
+                  calibration: tuple[int, int] | None = None, measured_on: str = "past bouts") -> ExpectedRate:
     """The expected solve rate of ``tier``; ``calibration`` is ``(solved, attempted)``
-    measured on past bouts, used when at least ``min_calibration_attempts`` back it."""
+    measured on ``measured_on`` (past bouts, or calibration runs), used when at least
+    ``min_calibration_attempts`` back it."""
     if tier not in params.tier_bands:
         raise BatchParameterError(f"no expected band for tier {tier}", field="tier")
     band = params.tier_bands[tier]
@@ -72,7 +73,8 @@ def expected_rate(tier: int, params: AnomalyParams = AnomalyParams(), *,
         if attempted >= params.min_calibration_attempts:
             rate = solved / attempted
             return ExpectedRate(tier, rate, "calibrated", band,
-                                {"solved": solved, "attempted": attempted, "rate": round(rate, 4)})
+                                {"solved": solved, "attempted": attempted, "rate": round(rate, 4),
+                                 "measured_on": measured_on})
     return ExpectedRate(tier, band[1], "spec_band", band, None)
 
 
@@ -110,6 +112,12 @@ def binomial_tail(k: int, n: int, p: float) -> float:
     return min(1.0, sum(math.comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(k, n + 1)))
 
 
+def _basis(expected: ExpectedRate) -> str:
+    if expected.source != "calibrated":
+        return "upper edge of the spec band"
+    return f"measured on {(expected.calibration or {}).get('measured_on', 'past bouts')}"
+
+
 def solve_rate_anomaly(solved: int, attempted: int, expected: ExpectedRate,
                        params: AnomalyParams = AnomalyParams()) -> AnomalyResult:
     """Compare one challenge's solve rate (``solved`` of ``attempted`` agents) with ``expected``."""
@@ -124,7 +132,7 @@ def solve_rate_anomaly(solved: int, attempted: int, expected: ExpectedRate,
     p_value = binomial_tail(solved, attempted, expected.reference)
     value = max(0.0, min(1.0, excess / params.quarantine_pp)) if params.quarantine_pp else float(excess > 0)
     what = (f"{solved}/{attempted} solved ({actual:.0%}) against an expected {expected.reference:.0%} "
-            f"({'measured on past bouts' if expected.source == 'calibrated' else 'upper edge of the spec band'} "
+            f"({_basis(expected)} "
             f"for tier {expected.tier}): {excess:+.1f} pp")
     if attempted < params.min_attempts:
         return AnomalyResult(solved, attempted, actual, expected, excess, "insufficient", p_value, value,

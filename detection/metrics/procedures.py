@@ -69,9 +69,13 @@ PROCEDURES: dict[str, tuple[Step, ...]] = {
         Step("threshold_recalibration", "Threshold recalibration",
              "Review the proposed thresholds against the period's false-positive and false-negative outcomes."),
         Step("template_refresh", "Template pool refresh (retire 20 %, introduce 20 %)",
-             "Checked automatically: a template pool refresh ran this quarter.", automatic=True),
+             "Checked automatically: a template pool refresh ran this quarter; the evidence lists each active "
+             "template's measured solve rate against its tier's band and what the refresh did about it.",
+             automatic=True),
         Step("solve_time_recalibration", "Solve time distribution recalibration",
-             "Recalibrate the per-tier solve time distributions from this quarter's solves."),
+             "Checked automatically: the platform proposes each tier's timing lines from the period's honest "
+             "solves (the evidence is the proposal); it passes once staff accept or reject the proposal with a "
+             "reason, or when no tier has a change to make.", automatic=True),
         Step("strategy_review", "Strategy effectiveness review",
              "Review which of the five strategies caught what this quarter."),
     ),

@@ -15,12 +15,14 @@ from detection.models.library import CanonicalFixEntry
 from detection.models.metrics import IntegrityReport, MetricValue, PeriodKind, StaffNotification
 from detection.models.procedures import Checklist, ChecklistItem
 from detection.models.provenance import ProvenanceSource
+from detection.models.recalibration import SolveTimeProposal
 from detection.models.signals import CompositeScore, SubmissionSignal
 from detection.models.trends import TemplateTrend
 
 __all__ = [
     "BatchChallengeResult", "BatchRun", "CanaryInteraction", "CanonicalFixEntry", "CaseApproval", "CaseChecklistItem",
     "CaseScore", "CaseTimelineEntry", "Checklist", "ChecklistItem", "CompositeScore", "ContaminationCase",
-    "IntegrityReport", "MetricValue", "PeriodKind", "ProvenanceSource", "StaffNotification", "SubmissionSignal",
+    "IntegrityReport", "MetricValue", "PeriodKind", "ProvenanceSource", "SolveTimeProposal", "StaffNotification",
+    "SubmissionSignal",
     "TemplateTrend", "TemplateWatch", "TemporaryThreshold",
 ]

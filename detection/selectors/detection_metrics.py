@@ -4,10 +4,12 @@ Ground truth comes from simulated populations (``simulation.SimulatedAgent.kind`
 memoriser, canary-fixer and copy-ring kinds are planted contamination, honest agents are
 clean, retry gamers are neither (they game the metric, they do not recall answers). The
 unit is one simulated agent on one bout challenge with at least one evaluated submission
-received in the period; it is **detected** when any of those submissions got a composite
-action of flag or quarantine (real-time or raised by the post-bout batch) or was put into a
-Level 2+ case by staff: the platform's own decisions about that agent's work, not a raw
-signal, and not an automatic case about the challenge (which lists every solver of it). Per signal, a signal
+received in the period; it is **detected** when any of those submissions was accused by its
+own composite (a real-time flag or quarantine, or an agent-level post-bout finding: a copy
+pair, pasted public code) or was put into a Level 2+ case by staff: the platform's own
+decisions about that agent's work, not a raw signal, and not a challenge-level finding or an
+automatic case about the challenge (which touch every solver of it). The definition lives in
+``simulation.selectors.submissions_detected``, shared with the simulation's own outcome. Per signal, a signal
 "fires" on a unit when its value reaches the flag band (``detection.threshold.flag``).
 """
 
@@ -21,7 +23,7 @@ from core.config import config_value
 from detection.metrics import MONTHLY, WEEKLY, Bounds, Measurement, Metric, Period, Source, ratio, register
 from detection.metrics.figures import histogram
 from detection.selectors.metrics import period_range
-from simulation.selectors import ACCUSING, PLANTED
+from simulation.selectors import ACCUSING, PLANTED, submissions_detected
 
 # One definition of the planted kinds and of an accusing action, shared with the simulation's
 # own detection outcome (bench.detection_rates), so the two figures count the same things.
@@ -35,7 +37,7 @@ def planted_units(period: Period | None = None, *, run_id: int | None = None) ->
     """Units (agent, bout challenge) of simulated agents in the period (or of one simulation
     run), split by ground truth, with whether each was detected and by which signals."""
     from competition.models import Submission
-    from detection.models import CompositeScore, ContaminationCase, SubmissionSignal
+    from detection.models import CompositeScore, SubmissionSignal
     from simulation.models import SimulatedAgent
 
     agents = SimulatedAgent.objects.all() if run_id is None else SimulatedAgent.objects.filter(run_id=run_id)
@@ -47,19 +49,17 @@ def planted_units(period: Period | None = None, *, run_id: int | None = None) ->
     ids = [pk for pk, _, _ in rows]
     composites = dict(CompositeScore.objects.filter(submission_id__in=ids, value__isnull=False)
                       .values_list("submission_id", "value"))
-    flagged = set(CompositeScore.objects.filter(submission_id__in=ids, action__in=DETECTING_ACTIONS)
-                  .values_list("submission_id", flat=True))
     signal_min = config_value("detection.threshold.flag")
     fired: dict[int, set[str]] = defaultdict(set)
     for submission_id, kind in SubmissionSignal.objects.filter(
             submission_id__in=ids, value__gte=signal_min).values_list("submission_id", "kind"):
         fired[submission_id].add(kind)
-    # Detection is the platform's decision about this agent's own work: its composite (which the
-    # post-bout batch raises for copy pairs and pasted code) or staff putting it in a case. An
-    # automatic case about a challenge also lists the solvers whose composite only logged.
-    in_case = set(ContaminationCase.submissions.through.objects.filter(
-        submission_id__in=ids, contaminationcase__level__gte=ContaminationCase.Level.INVESTIGATE,
-        contaminationcase__source=ContaminationCase.Source.STAFF).values_list("submission_id", flat=True))
+    # Detection is the platform's decision about this agent's own work, defined once with the
+    # simulation's own outcome (``submissions_detected``): its composite accusing it in real time
+    # or by an agent-level post-bout finding, or staff putting it in a case. A challenge-level
+    # finding (solve-rate anomaly, temporal cluster) or an automatic case about the challenge
+    # touches every solver of it and accuses none of them.
+    detected = {pk for pk, (caught, _context) in submissions_detected(ids).items() if caught}
     units: dict[tuple[int, int], dict[str, Any]] = {}
     for pk, agent_id, challenge_id in rows:
         unit = units.setdefault((agent_id, challenge_id), {"kind": kinds[agent_id], "submissions": [],
@@ -67,9 +67,7 @@ def planted_units(period: Period | None = None, *, run_id: int | None = None) ->
                                                           "agent": agent_id, "challenge": challenge_id,
                                                           "composite": None})
         unit["submissions"].append(pk)
-        # An agent is detected by its own findings (the batch raises its composite for copy pairs
-        # and pasted code), never because a case about the challenge lists every solver of it.
-        unit["detected"] |= pk in flagged or pk in in_case
+        unit["detected"] |= pk in detected
         unit["signals"] |= fired.get(pk, set())
         if pk in composites:
             unit["composite"] = max(composites[pk], unit["composite"] or 0.0)

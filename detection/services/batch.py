@@ -155,6 +155,22 @@ def tier_calibration(*, tier: int, exclude_bout: Bout, now=None) -> tuple[int, i
     return solved, attempted
 
 
+def tier_expected_measurement(*, tier: int, exclude_bout: Bout, minimum: int, now=None) -> tuple[tuple[int, int], str]:
+    """The measured ``(solved, attempted)`` of ``tier`` the anomaly compares with, and what it
+    was measured on: calibration runs recorded within the window when they hold at least
+    ``minimum`` results (a run built from ``exclude_bout`` left out), else past closed bouts."""
+    from challenges.models import CalibrationResult
+
+    now = now or timezone.now()
+    since = now - timedelta(days=config_value("detection.anomaly.calibration_days"))
+    results = (CalibrationResult.objects.filter(tier=tier, run__recorded_at__gte=since)
+               .exclude(run__bout_handle=exclude_bout.handle))
+    attempted = results.count()
+    if attempted >= minimum:
+        return (results.filter(solved=True).count(), attempted), "calibration runs"
+    return tier_calibration(tier=tier, exclude_bout=exclude_bout, now=now), "past bouts"
+
+
 def _seed(challenge: BoutChallenge) -> int:
     return int.from_bytes(hashlib.sha256(f"temporal:{challenge.handle}".encode()).digest()[:4], "big")
 
@@ -238,7 +254,9 @@ def _anomaly(challenge: BoutChallenge, solves: list[Submission], bout: Bout) -> 
     params = anomaly_params()
     attempted = Attempt.objects.filter(challenge=challenge).values("entry_id").distinct().count()
     tier = challenge.instance.tier
-    expected = expected_rate(tier, params, calibration=tier_calibration(tier=tier, exclude_bout=bout))
+    measured, measured_on = tier_expected_measurement(tier=tier, exclude_bout=bout,
+                                                      minimum=params.min_calibration_attempts)
+    expected = expected_rate(tier, params, calibration=measured, measured_on=measured_on)
     result = solve_rate_anomaly(len(solves), attempted, expected, params)
     action = {"quarantine": CompositeScore.Action.QUARANTINE,
               "investigate": CompositeScore.Action.FLAG}.get(result.level, CompositeScore.Action.NONE)

@@ -126,11 +126,39 @@ def _template_refresh(checklist: Checklist, now: datetime) -> CheckResult:
     from challenges.services.rotation import REFRESH_VERB
     from core.models import AuditEvent
 
-    events = list(AuditEvent.objects.filter(verb=REFRESH_VERB, occurred_at__gte=checklist.period_start,
-                                            occurred_at__lt=checklist.period_end).values_list("pk", flat=True)[:20])
-    if events:
-        return True, {"refresh_events": events}
+    found = list(AuditEvent.objects.filter(verb=REFRESH_VERB, occurred_at__gte=checklist.period_start,
+                                           occurred_at__lt=checklist.period_end).order_by("-occurred_at", "-pk")[:20])
+    if found:
+        # The latest refresh's per-template decision on measured discrimination, each with its reason.
+        decisions = [{k: row.get(k) for k in ("template", "action", "tier", "to_tier", "rate", "reason")}
+                     for row in (found[0].after or {}).get("discrimination", [])]
+        return True, {"refresh_events": [e.pk for e in found], "discrimination": decisions}
     return None, {"note": "no template pool refresh recorded this quarter yet"}
+
+
+@automatic_check("solve_time_recalibration")
+def _solve_time_recalibration(checklist: Checklist, now: datetime) -> CheckResult:
+    """The quarter's solve-time proposal (made here when none exists yet) and whether staff decided it."""
+    from detection.models import SolveTimeProposal
+    from detection.selectors.recalibration import solve_time_proposal_latest
+    from detection.services.recalibration import solve_time_proposal_create
+
+    proposal = solve_time_proposal_latest(since=checklist.period_start, until=checklist.period_end)
+    if proposal is None:
+        if now >= checklist.period_end:
+            # A past quarter's proposal is never made after the fact: it would supersede a newer one.
+            return None, {"note": "no solve-time proposal was made in this quarter; a person must sign off"}
+        proposal = solve_time_proposal_create(by=None, actor_label="schedule", now=now)
+    evidence = {"proposal": proposal.pk, "state": proposal.state, "created_at": proposal.created_at.isoformat(),
+                "changes": proposal.changes, "reason": proposal.reason,
+                "tiers": [{k: t[k] for k in ("tier", "solves", "sufficient", "changed", "effect")}
+                          for t in proposal.tiers]}
+    if proposal.state == SolveTimeProposal.State.OPEN:
+        evidence["note"] = "the proposal waits for a staff decision (accept or reject, with a reason)"
+        return None, evidence
+    if proposal.decision_reason:
+        evidence["decision_reason"] = proposal.decision_reason
+    return True, evidence
 
 
 @evidence_for("corpus_audit")

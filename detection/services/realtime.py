@@ -36,6 +36,7 @@ from detection.selectors import (
 from detection.services.library import canonical_library
 from detection.services.response import respond_to_composite
 from detection.signals import Canary, SignalResult, SubmissionFacts, TierSolveTimes, signals
+from detection.signals.base import action_rank
 
 logger = logging.getLogger(__name__)
 DETECTED = (Submission.Result.SOLVED, Submission.Result.NOT_SOLVED)
@@ -123,15 +124,31 @@ def submission_detect(*, submission_id: int) -> CompositeScore | None:
             update_fields=["value", "weight", "evidence", "reason", "updated_at"],
         )
         row = CompositeScore.objects.select_for_update().filter(submission=submission).first()
-        responded = (row.components or {}).get("_responded", "none") if row else "none"
+        previous = dict(row.components or {}) if row else {}
+        previous_reason = row.reason if row else ""
+        responded = previous.get("_responded", "none")
         row = row or CompositeScore(submission=submission)
         row.value, row.action, row.reason = composite.value, composite.action, composite.reason
         row.components = {**composite.components, "_upper": composite.upper, "_elapsed_ms": elapsed_ms,
                           "_responded": responded}
+        if previous.get("post_bout"):
+            _keep_post_bout(row, previous["post_bout"], previous_reason)
         row.save()
         _canary_log(submission, facts, settings, now=now)
         respond_to_composite(row)
     return row
+
+
+def _keep_post_bout(row: CompositeScore, post_bout: dict[str, str], previous_reason: str) -> None:
+    """A rescore after the post-bout batch keeps the batch's half of the record: its findings,
+    the action they raised (never lowered by the new real-time action) and their reason lines;
+    ``realtime_action`` becomes what real time decides now."""
+    row.components["realtime_action"] = row.action
+    row.components["post_bout"] = dict(post_bout)
+    row.action = max([row.action, *post_bout.values()], key=action_rank)
+    batch_lines = [line for line in previous_reason.splitlines() if line.startswith("post-bout: ")]
+    if batch_lines:
+        row.reason = "\n".join([row.reason, *batch_lines]) if row.reason else "\n".join(batch_lines)
 
 
 def _canary_log(submission: Submission, facts: SubmissionFacts, settings: dict[str, Any], *, now) -> None:

@@ -18,6 +18,13 @@ def solve_time_value(ratio: float, *, flag_below: float, investigate_below: floa
     return round(0.5 + 0.5 * (flag_below - ratio) / span, 4)
 
 
+def tier_lines(settings: dict, tier: int) -> tuple[float, float]:
+    """(flag, investigate) lines of ``tier``: its recalibrated lines where set (non-zero), else the all-tier ones."""
+    flag = settings.get(f"solve_time.flag_below_tier{tier}") or settings["solve_time.flag_below"]
+    investigate = settings.get(f"solve_time.investigate_below_tier{tier}") or settings["solve_time.investigate_below"]
+    return flag, investigate
+
+
 @register("solve_time")
 class SolveTime(Signal):
     title = "Solve time"
@@ -25,8 +32,7 @@ class SolveTime(Signal):
                    "time of the tier (measured from stored solves once enough exist, the spec's prior before).")
 
     def evaluate(self, facts: SubmissionFacts, settings: dict) -> SignalResult:
-        flag_below = settings["solve_time.flag_below"]
-        investigate_below = settings["solve_time.investigate_below"]
+        flag_below, investigate_below = tier_lines(settings, facts.tier)
         needed = settings["solve_time.min_samples"]
         measured = facts.tier_solve_times.seconds
         if facts.result != "solved":

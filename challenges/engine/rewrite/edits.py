@@ -45,7 +45,7 @@ def apply(
     """
     spans = dict(spans or {})
     ordered = sorted(edits)
-    for before, after in zip(ordered, ordered[1:]):
+    for before, after in zip(ordered, ordered[1:], strict=False):
         if after.start < before.end:
             raise EditConflict(f"edits overlap at {after.start}")
     for edit in ordered:

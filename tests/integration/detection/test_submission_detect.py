@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.db import transaction
 from django.db.models import Count
 
 from challenges.models import ChallengeInstance
@@ -161,3 +162,27 @@ def test_a_flag_after_the_bout_closed_puts_a_final_score_back_under_review(chall
     assert ScoreEvent.objects.filter(score=score).latest("id").reason == "under integrity review"
     case = ContaminationCase.objects.get(instance=challenge.instance)
     assert case.level == ContaminationCase.Level.INVESTIGATE and case.held_scores.get().score == score
+
+
+def test_a_rescore_after_the_post_bout_batch_keeps_the_batch_findings(challenge):
+    from detection.services.batch import _escalate
+
+    _honest_field(challenge)
+    submission = judged(challenge, patch=f.GOLD_PATCH, seconds=1100, trace=CAREFUL)
+    assert submission_detect(submission_id=submission.pk).action in (CompositeScore.Action.NONE,
+                                                                     CompositeScore.Action.LOG)
+    with transaction.atomic():
+        _escalate(submission, CompositeScore.Action.FLAG, ["copied from another agent's patch"],
+                  {"convergence": CompositeScore.Action.FLAG})
+    escalated = CompositeScore.objects.get(submission=submission)
+    realtime_action = escalated.components["realtime_action"]
+    assert escalated.action == CompositeScore.Action.FLAG
+    # Real time runs again (a re-evaluation, the sweep): the batch's half of the record stays.
+    rescored = submission_detect(submission_id=submission.pk)
+    rescored.refresh_from_db()
+    assert rescored.action == CompositeScore.Action.FLAG
+    assert rescored.components["post_bout"] == {"convergence": CompositeScore.Action.FLAG}
+    assert rescored.components["realtime_action"] == realtime_action
+    assert "post-bout: copied from another agent's patch" in rescored.reason
+    assert rescored.reason.count("post-bout: ") == 1
+    assert set(rescored.components) >= {"solve_time", "canonical_match", "_upper", "_responded"}

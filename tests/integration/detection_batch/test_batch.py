@@ -223,9 +223,45 @@ def test_calibrated_rates_replace_the_band_once_enough_history_exists():
     anomaly = batch_run_now(bout=bout).results.get().anomaly
 
     assert anomaly["expected"]["source"] == "calibrated"
-    assert anomaly["expected"]["calibration"] == {"solved": 2, "attempted": 6, "rate": 0.3333}
+    assert anomaly["expected"]["calibration"] == {"solved": 2, "attempted": 6, "rate": 0.3333,
+                                                  "measured_on": "past bouts"}
     assert anomaly["level"] == "quarantine" and anomaly["excess_pp"] == pytest.approx(50.0)
     assert "measured on past bouts" in anomaly["reason"]
+
+
+def test_a_calibration_measurement_is_preferred_to_past_bouts():
+    import uuid
+
+    from challenges.calibration import SCHEMA
+    from challenges.services.calibration import calibration_import
+
+    config_set(key="detection.anomaly.min_calibration_attempts", value=6, by=None, reason="small history in a test")
+    past = factories.bout(tiers=(3,), state=Bout.State.CLOSED)
+    Bout.objects.filter(pk=past.pk).update(closed_at=timezone.now() - timedelta(days=3))
+    for _ in range(6):  # every past bout try solved: a measured 100 % the calibration must win over
+        factories.solve(entry=factories.entry(bout=past, agent=factories.agent()), challenge=past.challenges.get())
+    template = factories.challenge_template(tier=3)
+    lines = [json.dumps({"kind": "run", "schema": SCHEMA, "key": "tier-three", "label": "", "source": "manual",
+                         "bout": None, "recorded_at": timezone.now().isoformat(), "notes": ""})]
+    lines += [json.dumps({"kind": "result", "run": "tier-three", "instance": str(uuid.uuid4()),
+                          "template": template.slug, "template_version": "", "language": "python", "tier": 3,
+                          "solver": f"s{i}", "solved": i < 3, "attempts": 1, "submissions": 1 if i < 3 else 0,
+                          "solve_seconds": 60.0 if i < 3 else None}) for i in range(8)]
+    calibration_import(lines=lines, by=None)
+    bout = factories.bout(tiers=(3,))
+    challenge = bout.challenges.get()
+    for index in range(6):  # 5 of 6: +45.8 pp over the calibrated 37.5 %
+        entry = factories.entry(bout=bout, agent=factories.agent())
+        if index < 5:
+            factories.solve(entry=entry, challenge=challenge, seconds=100 + 900 * index)
+        else:
+            factories.attempt(entry=entry, challenge=challenge)
+
+    anomaly = batch_run_now(bout=bout).results.get().anomaly
+
+    assert anomaly["expected"]["calibration"] == {"solved": 3, "attempted": 8, "rate": 0.375,
+                                                  "measured_on": "calibration runs"}
+    assert anomaly["level"] == "quarantine" and "measured on calibration runs" in anomaly["reason"]
 
 
 def test_rerunning_is_idempotent_and_resumes_where_it_stopped():

@@ -145,3 +145,37 @@ def test_an_automatic_case_about_a_challenge_does_not_detect_the_solvers_whose_c
     case_open_from_signals(signals=[weak, strong], level=ContaminationCase.Level.INVESTIGATE,
                            reason="instance under investigation", actor_label="test")
     assert (value("false_positive_rate", week).numerator, value("detection_rate", week).numerator) == before
+
+
+def test_the_metrics_and_the_simulation_outcome_agree_on_what_is_detected(scene):
+    from detection.models import CompositeScore
+    from detection.selectors.detection_metrics import planted_units
+    from simulation.models import SimulationRun
+    from simulation.selectors import simulation_detection_outcome
+
+    bout, agents, subs = scene
+    # The post-bout batch quarantined the ring's challenge for its solve rate: a finding about the
+    # challenge raises every solver's composite but accuses none of them ...
+    CompositeScore.objects.filter(submission=subs["ring"]).update(
+        action="quarantine", components={"realtime_action": "none", "post_bout": {"solve_rate_anomaly": "quarantine"}})
+    # ... while a copy pair found by the batch accuses the honest agent's own work.
+    CompositeScore.objects.filter(submission=subs["honest-a"]).update(
+        action="flag", components={"realtime_action": "none", "post_bout": {"convergence": "flag"}})
+    units = planted_units()
+    by_agent = {u["agent"]: u["detected"] for u in units["planted"] + units["clean"]}
+    outcome = simulation_detection_outcome(run=SimulationRun.objects.get(bout=bout))
+    flagged = {row["agent"]: row["flagged"] for row in outcome["agents"]}
+    for name in ("mem", "canary", "ring", "honest-a", "honest-b"):
+        assert by_agent[agents[name].pk] == flagged[agents[name].pk], name
+    assert by_agent[agents["ring"].pk] is False and by_agent[agents["honest-a"].pk] is True
+    ring = next(row for row in outcome["agents"] if row["agent"] == agents["ring"].pk)
+    assert ring["challenge_level"] == ["batch:solve_rate_anomaly"]
+    # Staff putting the ring's work in a case detects it, in both.
+    signal = SubmissionSignal.objects.create(submission=subs["ring"], kind="convergence", source="realtime",
+                                             value=0.1, reason="weak")
+    case_open_from_signals(signals=[signal], level=ContaminationCase.Level.INVESTIGATE, reason="copy ring",
+                           actor_label="test", source=ContaminationCase.Source.STAFF)
+    assert any(u["detected"] for u in planted_units()["planted"] if u["agent"] == agents["ring"].pk)
+    ring = next(row for row in simulation_detection_outcome(run=SimulationRun.objects.get(bout=bout))["agents"]
+                if row["agent"] == agents["ring"].pk)
+    assert ring["flagged"] and ring["caught_by"] == ["case:staff"]

@@ -165,3 +165,14 @@ def test_calendar_queries_do_not_grow_with_templates(pool, django_assert_num_que
         released(template=template(family=family), days_ago=2, lexicon_key=pool[1])
     with django_assert_num_queries(5):
         assert len(rotation_calendar()) == 6
+
+
+def test_a_refresh_flag_lowers_the_pick_weight_and_is_given_as_a_reason(pool):
+    only = template()
+    only.refresh_flag, only.refresh_note, only.refresh_weight_before, only.weight = (
+        "needs_harder", "solve rate above the top tier's band", 1.0, 0.5)
+    only.save()
+    choice = rotation_pick(language="python")
+    assert choice.weight == 0.5
+    assert "needs harder variants (quarterly refresh lowered its weight: solve rate above the top tier's band)" in (
+        choice.reasons)

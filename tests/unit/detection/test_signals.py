@@ -53,6 +53,18 @@ def test_solve_time_uses_the_measured_median():
     assert fast.value == 1.0 and fast.trigger == "flag" and "under 10%" in fast.reason
 
 
+def test_solve_time_reads_a_tier_own_lines_once_recalibrated():
+    measured = TierSolveTimes(2, tuple(float(s) for s in range(40, 80)))  # median 59.5 s
+    recalibrated = {**SETTINGS, "solve_time.investigate_below_tier2": 0.5, "solve_time.flag_below_tier2": 0.6}
+    result = get_signal("solve_time").evaluate(facts(solve_seconds=20.0, tier_solve_times=measured), recalibrated)
+    # 20 s is 34 % of the median: under tier 2's own investigate line (50 %), above the all-tier one (10 %).
+    assert result.value == 1.0 and result.trigger == "flag"
+    assert (result.evidence["investigate_below"], result.evidence["flag_below"]) == (0.5, 0.6)
+    other_tier = get_signal("solve_time").evaluate(
+        facts(tier=3, solve_seconds=20.0, tier_solve_times=TierSolveTimes(3, measured.seconds)), recalibrated)
+    assert other_tier.value == 0.0 and other_tier.evidence["investigate_below"] == 0.10
+
+
 def test_solve_time_is_unknown_for_a_non_solve():
     assert get_signal("solve_time").evaluate(facts(result="not_solved"), SETTINGS).value is None
 

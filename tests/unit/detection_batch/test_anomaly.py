@@ -15,7 +15,9 @@ def test_calibration_replaces_the_band_only_with_enough_attempts():
     assert expected_rate(3, params, calibration=(20, 49)).source == "spec_band"
     calibrated = expected_rate(3, params, calibration=(20, 50))
     assert calibrated.source == "calibrated" and calibrated.reference == pytest.approx(0.4)
-    assert calibrated.calibration == {"solved": 20, "attempted": 50, "rate": 0.4}
+    assert calibrated.calibration == {"solved": 20, "attempted": 50, "rate": 0.4, "measured_on": "past bouts"}
+    runs = expected_rate(3, params, calibration=(20, 50), measured_on="calibration runs")
+    assert "measured on calibration runs for tier 3" in solve_rate_anomaly(9, 10, runs, params).reason
 
 
 @pytest.mark.parametrize(("solved", "attempted", "level"), [

@@ -57,6 +57,24 @@ FORMS = ("conjunction", "negation", "min-max")
 GOLD_FORMS = ("conjunction", "negation")
 
 
+def _masking_expr(form: str, model: str, js: bool, a: tuple[str, str], b: tuple[str, str]) -> str:
+    """The shipped (faulty) overlap test patched for the one case the report quotes.
+
+    The report puts the new window right after the held one: a half-open ledger
+    refuses a window starting where the held one ends, an inclusive ledger accepts
+    one starting on the held window's last unit.  The patch special-cases exactly
+    that order and leaves the mirror case (the new window right before) as wrong
+    as it was.
+    """
+    faulty = _overlap_expr(form, model, js, a, b, faulty=True)
+    (_, a_hi), (b_lo, _) = a, b
+    if model == "inclusive":
+        either, eq = ("||", "===") if js else ("or", "==")
+        return f"{faulty} {either} {b_lo} {eq} {a_hi}"
+    both, ne = ("&&", "!==") if js else ("and", "!=")
+    return f"{faulty} {both} {b_lo} {ne} {a_hi}"
+
+
 def _overlap_expr(form: str, model: str, js: bool, a: tuple[str, str], b: tuple[str, str],
                   *, faulty: bool = False) -> str:
     """The overlap test of windows ``a`` and ``b`` in one written form."""
@@ -102,6 +120,7 @@ class BookingLedger(Template):
         red_herrings=("misleading-log", "misleading-test", "suspicious-commit"),
         description="Entities hold a resource for a window of time units; the ledger refuses "
         "windows that collide with held ones.",
+        version="2",
     )
 
     def accepts(self, lex) -> bool:
@@ -581,6 +600,10 @@ class BookingLedger(Template):
                          "every window arrives one unit off: adjacent client windows collide or windows "
                          "sharing a unit pass."),
                 location="handler window conversion",
+                # Shallow: flips the ledger's own comparison so the client's windows line up,
+                # and the ledger now misjudges windows written in its documented model.
+                masking=Fix("ledger-operator", {site: wrap(_overlap_expr(form, model, js, a, b, faulty=True))},
+                            "Change the ledger's overlap comparison instead of converting the client's end."),
             )
             return sites, bug, convert_gold, extra
         sites[site] = faulty
@@ -595,6 +618,8 @@ class BookingLedger(Template):
                      + ("back-to-back windows are refused as conflicts." if not inclusive
                         else "windows sharing their boundary unit are accepted.")),
             location="window overlap helper" if site == "overlap" else "ledger conflict scan",
+            masking=Fix("reported-order", {site: wrap(_masking_expr(form, model, js, a, b))},
+                        "Special-case a new window starting on the held window's end only."),
         )
         return sites, bug, gold, extra
 

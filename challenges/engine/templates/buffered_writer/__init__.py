@@ -63,7 +63,7 @@ class BufferedWriter(Template):
         red_herrings=("misleading-log", "misleading-test", "suspicious-commit"),
         description="Buffered events are archived in batches; the flush and retry paths must "
         "await the archive.",
-        version="2",
+        version="3",
     )
 
     def accepts(self, lex) -> bool:
@@ -141,6 +141,7 @@ class BufferedWriter(Template):
             "flush_check": src.FLUSH_CHECK,
             "final_flush": src.FINAL_FLUSH_GOLD,
             "close_log": src.CLOSE_LOG_QUIET,
+            "close_drain": "",
         }
         if ctx.level == "utility":
             sites[src.UTILITY_SITE] = src.UTILITY_FAULTY
@@ -155,6 +156,8 @@ class BufferedWriter(Template):
                 level="utility",
                 summary=src.UTILITY_SUMMARY,
                 location="retry helper",
+                masking=Fix("blocking-pause" if ctx.py else "one-more-try", {src.UTILITY_SITE: src.UTILITY_MASKING},
+                            "Pause on a blocking clock." if ctx.py else "Chain a single extra try onto the write."),
             )
         else:
             sites["final_flush"] = src.FINAL_FLUSH_FAULTY
@@ -169,6 +172,9 @@ class BufferedWriter(Template):
                 summary="close() starts the final flush without awaiting it, so it returns before the last "
                         "partial batch is archived.",
                 location="writer close",
+                masking=Fix("drain-in-handler", {"final_flush": src.FINAL_FLUSH_FAULTY,
+                                                 "close_drain": src.CLOSE_DRAIN_MASKING},
+                            "Flush in the shutdown handler before closing; close() itself still returns early."),
             )
         canaries = []
         if ctx.has_canary("attempts-after-first"):

@@ -642,6 +642,7 @@ async function handleFlush(writer) {
 
 async function handleClose(writer) {
   try {
+    {{!close_drain}}
     const written = await writer.close();
     return [200, { written, pending: writer.pending }];
   } catch (err) {
@@ -695,6 +696,8 @@ UTILITY_ALT_NAMED = """const receipt = await sink.writeBatch(batch);
 return receipt;"""
 UTILITY_ALT_GATHER = """const [receipt] = await Promise.all([sink.writeBatch(batch)]);
 return receipt;"""
+# Shallow: one extra try chained on the write; a second failure still escapes the loop.
+UTILITY_MASKING = "return sink.writeBatch(batch).catch(() => sink.writeBatch(batch));"
 FLUSH_CHECK = "if (this._buffer.size >= this._settings.maxBatch) {"
 FLUSH_CHECK_NAIVE = "if (this._buffer.size > this._settings.maxBatch) {"
 FLUSH_CHECK_BEFORE = "if (this._settings.maxBatch <= this._buffer.size) {"
@@ -704,6 +707,8 @@ FINAL_FLUSH_ALT_GATHER = "await Promise.all([this.flush()]);"
 FINAL_FLUSH_ALT_LOOP = """while (this.pending > 0) {
   await this.flush();
 }"""
+# Shallow: the shutdown handler drains the buffer itself; close() still returns early.
+CLOSE_DRAIN_MASKING = "await writer.flush();"
 CLOSE_LOG_QUIET = ""
 CLOSE_LOG = ("console.info(`writer closed with ${this.written} {{events_h}} archived; "
              "archive acknowledgements may lag`);")

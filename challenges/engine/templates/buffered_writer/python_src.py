@@ -525,6 +525,7 @@ async def handle_flush(writer):
 
 async def handle_close(writer):
     try:
+        {{!close_drain}}
         written = await writer.close()
     except {{Base}}Error as exc:
         return exc.status, {"error": exc.to_dict()}
@@ -567,6 +568,10 @@ UTILITY_FAULTY = "sleep(delay * (attempt + 1))"
 UTILITY_ALT_NAMED = """pause = sleep(delay * (attempt + 1))
 await pause"""
 UTILITY_ALT_GATHER = "await asyncio.gather(sleep(delay * (attempt + 1)))"
+# Shallow: the retries wait now, but on a blocking clock that stalls every other task and
+# bypasses the injected one.
+UTILITY_MASKING = """import time
+time.sleep(delay * (attempt + 1))"""
 FLUSH_CHECK = "if len(self._buffer) >= self._settings.max_batch:"
 FLUSH_CHECK_NAIVE = "if len(self._buffer) > self._settings.max_batch:"
 FINAL_FLUSH_GOLD = "await self.flush()"
@@ -574,6 +579,8 @@ FINAL_FLUSH_FAULTY = "self.flush()"
 FINAL_FLUSH_ALT_GATHER = "await asyncio.gather(self.flush())"
 FINAL_FLUSH_ALT_LOOP = """while self.pending:
     await self.flush()"""
+# Shallow: the shutdown handler drains the buffer itself; close() still returns early.
+CLOSE_DRAIN_MASKING = "await writer.flush()"
 CLOSE_LOG_QUIET = ""
 CLOSE_LOG = ('logger.info("writer closed with %s {{events_h}} archived; archive acknowledgements may lag", '
              "self.written)")

@@ -210,7 +210,7 @@ class ArchiveCompletenessTest(unittest.IsolatedAsyncioTestCase):
     def setUp(self):
         self.sink = {{SinkCls}}()
         self.pauses = Pauses()
-        self.writer = build_writer(Settings(max_batch=4, retries=2, retry_delay=0.25), self.sink, self.pauses)
+        self.writer = build_writer(Settings(max_batch=4, retries=2, retry_delay=0.125), self.sink, self.pauses)
 
     async def test_close_archives_the_partial_batch(self):
         for number in range(1, 7):
@@ -239,7 +239,7 @@ class ArchiveCompletenessTest(unittest.IsolatedAsyncioTestCase):
         for number in range(1, 5):
             await self.writer.record(make(number))
         self.assertEqual(len(self.sink.batches), 1)
-        self.assertEqual(self.pauses.requested, [0.25, 0.5])
+        self.assertEqual(self.pauses.requested, [0.125, 0.25])
         self.assertEqual(self.sink.attempts, 3)
         self.assertEqual(self.writer.written, 4)
 
@@ -247,7 +247,7 @@ class ArchiveCompletenessTest(unittest.IsolatedAsyncioTestCase):
         await self.writer.record(make(1, OWNER_B, 40))
         self.sink.fail_next(1)
         self.assertEqual(await self.writer.close(), 1)
-        self.assertEqual(self.pauses.requested, [0.25])
+        self.assertEqual(self.pauses.requested, [0.125])
         self.assertEqual(archive_summary(self.sink)["{{owners}}"], {OWNER_B: 40})
 
     async def test_long_outage_fails_after_every_retry(self):
@@ -256,7 +256,7 @@ class ArchiveCompletenessTest(unittest.IsolatedAsyncioTestCase):
         with self.assertRaises({{ErrUnavailable}}):
             await self.writer.flush()
         self.assertEqual(self.sink.attempts, 3)
-        self.assertEqual(self.pauses.requested, [0.25, 0.5])
+        self.assertEqual(self.pauses.requested, [0.125, 0.25])
 
     async def test_batches_refused_by_an_outage_can_be_replayed(self):
         self.sink.fail_next(3)
@@ -291,11 +291,11 @@ class WriterRulesTest(unittest.IsolatedAsyncioTestCase):
         pauses = Pauses()
         batch = Batch(sequence=7, {{events}}=(make(1),))
         sink.fail_next(2)
-        self.assertEqual(await write_with_retry(sink, batch, 2, 1.0, sleep=pauses), 7)
+        self.assertEqual(await write_with_retry(sink, batch, 2, 0.125, sleep=pauses), 7)
         self.assertEqual(sink.attempts, 3)
         sink.fail_next(3)
         with self.assertRaises({{ErrUnavailable}}):
-            await write_with_retry(sink, batch, 2, 1.0, sleep=pauses)
+            await write_with_retry(sink, batch, 2, 0.125, sleep=pauses)
 
     async def ''' + GUARD_THRESHOLD + '''(self):
         sink = {{SinkCls}}()
@@ -309,14 +309,14 @@ class WriterRulesTest(unittest.IsolatedAsyncioTestCase):
         sink = {{SinkCls}}()
         pauses = Pauses()
         sink.fail_next(3)
-        self.assertEqual(await write_with_retry(sink, Batch(sequence=2, {{events}}=(make(1),)), 3, 0.5, sleep=pauses), 2)
-        self.assertEqual(pauses.requested, [0.5, 1.0, 1.5])
+        self.assertEqual(await write_with_retry(sink, Batch(sequence=2, {{events}}=(make(1),)), 3, 0.125, sleep=pauses), 2)
+        self.assertEqual(pauses.requested, [0.125, 0.25, 0.375])
 
     async def test_no_retries_means_one_try(self):
         sink = {{SinkCls}}()
         pauses = Pauses()
         sink.fail_next(1)
         with self.assertRaises({{ErrUnavailable}}):
-            await write_with_retry(sink, Batch(sequence=1, {{events}}=(make(1),)), 0, 1.0, sleep=pauses)
+            await write_with_retry(sink, Batch(sequence=1, {{events}}=(make(1),)), 0, 0.125, sleep=pauses)
         self.assertEqual((sink.attempts, pauses.requested), (1, []))
 '''

@@ -43,7 +43,7 @@ SCAFFOLD_WORDS = frozenset({
 class PagedListingCache(Template):
     spec = TemplateSpec(
         slug="paged-listing-cache",
-        version="2",
+        version="3",
         title="Paginated listing API behind a page cache",
         family="caching-staleness",
         bug_class="stale cache after ownership change",
@@ -339,6 +339,8 @@ class PagedListingCache(Template):
                 summary="The owner prefix used for invalidation is not normalised like page keys, so "
                         "changes to owners whose names have capitals or blanks never drop cached pages.",
                 location="cache-key helper",
+                masking=Fix("lower-case-only", {"owner_prefix": src.PREFIX_MASKING},
+                            "Lower-case the owner in the prefix without the rest of the normalisation."),
             )
         elif ctx.level == "layer-boundary":
             sites.update(invalidate_new="", invalidate_previous="", subscribe=src.SUBSCRIBE,
@@ -360,6 +362,8 @@ class PagedListingCache(Template):
                         "'previous' one (it looks it up after storing), so the service's listener never "
                         "drops the previous owner's cached pages.",
                 location="storage change notification",
+                masking=Fix("first-page-only", {"invalidate_previous": src.INVALIDATE_PREVIOUS_MASKING},
+                            "Drop, in the transfer, only the first page of the previous owner's default listing."),
             )
         else:
             sites["invalidate_previous"] = ""
@@ -378,6 +382,8 @@ class PagedListingCache(Template):
                 summary="Moving a record to another owner drops only the new owner's cached pages; the "
                         "previous owner's listing keeps serving the moved record until the TTL expires.",
                 location="listing service transfer",
+                masking=Fix("first-page-only", {"invalidate_previous": src.INVALIDATE_PREVIOUS_MASKING},
+                            "Drop only the first page of the previous owner's default listing."),
             )
         return sites, bug
 

@@ -717,6 +717,8 @@ TTL_NAIVE = "if (this._clock() - storedAt > this._ttl) {"
 PREFIX_GOLD = "return normalise{{Owner}}({{owner}}) + SEPARATOR;"
 PREFIX_FAULTY = "return {{owner}} + SEPARATOR;"
 PREFIX_ALT_FORMAT = "return `${ {{owner}}.trim().toLowerCase() }${SEPARATOR}`;"
+# Shallow: lower-cases the reported capitals but keeps blanks around the name.
+PREFIX_MASKING = "return {{owner}}.toLowerCase() + SEPARATOR;"
 PREFIX_ALT_KEY = "return pageKey({{owner}}, null, 0, 0).split(SEPARATOR)[0] + SEPARATOR;"
 SAME_OWNER_GUARD = """if (normalise{{Owner}}(record.{{owner}}) === normalise{{Owner}}(new{{Owner}})) {
   return record;
@@ -729,6 +731,9 @@ INVALIDATE_BOTH_ALT = """for (const affected of new Set([previous, new{{Owner}}]
   this._cache.invalidatePrefix({{owner}}Prefix(affected));
 }"""
 INVALIDATE_CLEAR_ALT = "this._cache.clear();"
+# Shallow: drops only the first page of the previous owner's default listing, the view
+# the report looks at; other pages, page sizes and filtered listings stay stale.
+INVALIDATE_PREVIOUS_MASKING = "this._cache.invalidatePrefix(pageKey(previous, null, 0, this._settings.pageSize));"
 SAVE_LOOKUP = "const previous = this.get(record.{{id_f}});"
 SAVE_CHECK = "this.get(record.{{id_f}});"
 SAVE_NOTIFY = "this._notify({ current: record, previous });"

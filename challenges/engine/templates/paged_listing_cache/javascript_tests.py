@@ -347,6 +347,13 @@ describe('moving {{entities_h}} between {{owners_h}}', () => {
     assert.deepEqual(service.{{fn_get}}(record.{{id_f}}), record);
   });
 
+  it('lists a record for a padded {{owner_h}} name at once', () => {
+    const first = add(OWNER_A, 'one');
+    assert.deepEqual(ids(OWNER_A), [first.{{id_f}}]);
+    const second = add(` ${OWNER_A}  `, 'two');
+    assert.deepEqual(ids(OWNER_A), [first.{{id_f}}, second.{{id_f}}]);
+  });
+
   it('rejects a blank {{owner_h}}', () => {
     const record = add(OWNER_A, 'one');
     assert.throws(() => service.{{fn_transfer}}(record.{{id_f}}, '   '), {{ErrInvalid}});

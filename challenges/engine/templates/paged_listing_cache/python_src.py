@@ -572,6 +572,8 @@ TTL_NAIVE = "if self._clock() - stored_at > self._ttl:"
 PREFIX_GOLD = "return normalise_{{owner}}({{owner}}) + SEPARATOR"
 PREFIX_FAULTY = "return {{owner}} + SEPARATOR"
 PREFIX_ALT_FORMAT = 'return "{}{}".format({{owner}}.strip().lower(), SEPARATOR)'
+# Shallow: lower-cases the reported capitals but keeps blanks around the name.
+PREFIX_MASKING = "return {{owner}}.lower() + SEPARATOR"
 PREFIX_ALT_KEY = "return page_key({{owner}}, None, 0, 0).split(SEPARATOR)[0] + SEPARATOR"
 SAME_OWNER_GUARD = """if normalise_{{owner}}(record.{{owner}}) == normalise_{{owner}}(new_{{owner}}):
     return record"""
@@ -581,6 +583,9 @@ INVALIDATE_PREVIOUS = "self._cache.invalidate_prefix({{owner}}_prefix(previous))
 INVALIDATE_BOTH_ALT = """for affected in {previous, new_{{owner}}}:
     self._cache.invalidate_prefix({{owner}}_prefix(affected))"""
 INVALIDATE_CLEAR_ALT = "self._cache.clear()"
+# Shallow: drops only the first page of the previous owner's default listing, the view
+# the report looks at; other pages, page sizes and filtered listings stay stale.
+INVALIDATE_PREVIOUS_MASKING = "self._cache.invalidate_prefix(page_key(previous, None, 0, self._settings.page_size))"
 SAVE_LOOKUP = "previous = self.get(record.{{id_f}})"
 SAVE_CHECK = "self.get(record.{{id_f}})"
 SAVE_NOTIFY = "self._notify(current=record, previous=previous)"

@@ -311,6 +311,12 @@ class {{Owner}}ChangeTest(unittest.TestCase):
         self.assertEqual(result, record)
         self.assertEqual(self.service.{{fn_get}}(record.{{id_f}}), record)
 
+    def test_{{entity}}_for_a_padded_{{owner}}_name_is_listed_at_once(self):
+        first = self.add(OWNER_A, "one")
+        self.assertEqual(self.ids(OWNER_A), [first.{{id_f}}])
+        second = self.add(" " + OWNER_A + "  ", "two")
+        self.assertEqual(self.ids(OWNER_A), [first.{{id_f}}, second.{{id_f}}])
+
     def test_blank_{{owner}}_is_rejected(self):
         record = self.add(OWNER_A, "one")
         with self.assertRaises({{ErrInvalid}}):

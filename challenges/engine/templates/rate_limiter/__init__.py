@@ -76,6 +76,7 @@ class RateLimiter(Template):
         fact_tokens=(FactToken("{{fact_gold}}"),),
         description="Submissions are limited per owner by a sliding-window limiter; one of its two "
         "boundary comparisons is off by one.",
+        version="2",
     )
 
     def accepts(self, lex) -> bool:
@@ -300,6 +301,8 @@ class RateLimiter(Template):
                 summary="The service takes a quota slot before validating the submission, so malformed "
                         "submissions use up the submitter's quota and lock it out.",
                 location="submission service admission order",
+                masking=Fix("reset-on-invalid", {"admission": src.ADMISSION_MASKING},
+                            "Forget the sender's admissions when a submission is invalid."),
             )
             return sites, bug, src.ADMISSION_GOLD
         if ctx.slot("edge") == "expiry":
@@ -318,6 +321,8 @@ class RateLimiter(Template):
                 summary="The limiter keeps counting a request at exactly one window of age, so the "
                         "request that should be admitted at the hand-over instant is rejected.",
                 location="sliding-window limiter pruning",
+                masking=Fix("free-on-zero-wait", {"admit": src.EXPIRY_MASKING},
+                            "Give up the oldest slot in acquire when it owes no wait; pruning stays as it is."),
             )
             return sites, bug, src.EXPIRY_GOLD
         sites["admit"] = src.ADMIT_FAULTY
@@ -333,6 +338,8 @@ class RateLimiter(Template):
             summary="The limiter's room check admits a request when the window already holds `limit` "
                     "requests, so every window accepts one submission more than the quota.",
             location="sliding-window limiter admission",
+            masking=Fix("refuse-in-service", {"admission": src.ADMIT_MASKING},
+                        "Refuse, in the service, a submission that leaves the quota below zero."),
         )
         return sites, bug, src.ADMIT_GOLD
 

@@ -638,3 +638,34 @@ try {
   }
   throw err;
 }"""
+
+# Masking wrong fixes: each hides the reported symptom without curing its cause.
+# admit: the service refuses the submission the limiter let through; the limiter
+# itself still admits one request too many.
+ADMIT_MASKING = """validateSubmission({{label_f}}, {{qty_f}}, {{cat_f}});
+const key = quotaKey({{owner}});
+const decision = this._limiter.acquire(key);
+if (decision.remaining < 0) {
+  throw new {{ErrLimited}}('quota exceeded', this._limiter.window, { {{owner}} });
+}"""
+# expiry: a full window whose oldest request owes no wait gives that one slot up,
+# but only inside acquire; the window still counts the request at the hand-over instant.
+EXPIRY_MASKING = """if (times.length >= this._limit && this._retryAfter(times, now) === 0) {
+  times.shift();
+}
+if (times.length < this._limit) {"""
+EXPIRY_MASKING_F = """if (times.length >= limit && waitFor(times, now) === 0) {
+  times.shift();
+}
+if (times.length < limit) {"""
+# admission: a malformed submission resets the sender's window instead of not counting.
+ADMISSION_MASKING = """const key = quotaKey({{owner}});
+const decision = this._limiter.acquire(key);
+try {
+  validateSubmission({{label_f}}, {{qty_f}}, {{cat_f}});
+} catch (err) {
+  if (err instanceof {{ErrInvalid}}) {
+    this._limiter.forget(key);
+  }
+  throw err;
+}"""

@@ -234,6 +234,15 @@ describe('quota windows', () => {
     assert.equal(decision.remaining, 2);
   });
 
+  test('the quota shows the room freed after exactly one window', () => {
+    const { clock, service, submit } = setup();
+    for (let i = 0; i < 3; i += 1) {
+      submit();
+    }
+    clock.advance(60);
+    assert.equal(service.quota('{{owner_a}}').available, 3);
+  });
+
   test('the window slides request by request', () => {
     const clock = new FakeClock(100);
     const limiter = {{new_limiter}}(2, 60, clock.read);
@@ -300,6 +309,16 @@ describe('quota windows', () => {
       assert.throws(() => service.{{fn_submit}}('{{owner_a}}', '', 1, CATEGORY), {{ErrInvalid}});
     }
     assert.equal(service.quota('{{owner_a}}').available, 3);
+  });
+
+  test('an invalid submission does not reset a used quota', () => {
+    const { service, submit } = setup();
+    for (let i = 0; i < 3; i += 1) {
+      submit();
+    }
+    assert.throws(() => service.{{fn_submit}}('{{owner_a}}', '', 1, CATEGORY), {{ErrInvalid}});
+    rejection(() => submit());
+    assert.equal(service.quota('{{owner_a}}').accepted, 3);
   });
 
   test('lifting the quota admits again', () => {

@@ -522,3 +522,28 @@ except {{ErrInvalid}}:
     if decision.allowed:
         self._limiter.release(key)
     raise"""
+
+# Masking wrong fixes: each hides the reported symptom without curing its cause.
+# admit: the service refuses the submission the limiter let through; the limiter
+# itself still admits one request too many.
+ADMIT_MASKING = """validate_submission({{label_f}}, {{qty_f}}, {{cat_f}})
+key = quota_key({{owner}})
+decision = self._limiter.acquire(key)
+if decision.remaining < 0:
+    raise {{ErrLimited}}("quota exceeded", retry_after=self._limiter.window, {{owner}}={{owner}})"""
+# expiry: a full window whose oldest request owes no wait gives that one slot up,
+# but only inside acquire; the window still counts the request at the hand-over instant.
+EXPIRY_MASKING = """if len(times) >= self._limit and self._retry_after(times, now) == 0:
+    times.popleft()
+if len(times) < self._limit:"""
+EXPIRY_MASKING_F = """if len(times) >= limit and wait_for(times, now) == 0:
+    times.popleft()
+if len(times) < limit:"""
+# admission: a malformed submission resets the sender's window instead of not counting.
+ADMISSION_MASKING = """key = quota_key({{owner}})
+decision = self._limiter.acquire(key)
+try:
+    validate_submission({{label_f}}, {{qty_f}}, {{cat_f}})
+except {{ErrInvalid}}:
+    self._limiter.forget(key)
+    raise"""

@@ -213,6 +213,12 @@ class QuotaWindowTest(unittest.TestCase):
         self.assertEqual(record.{{id_f}}, "{{id_prefix}}-00004")
         self.assertEqual(decision.remaining, 2)
 
+    def test_quota_shows_the_room_freed_after_exactly_one_window(self):
+        for _ in range(3):
+            self.submit()
+        self.clock.advance(60)
+        self.assertEqual(self.service.quota("{{owner_a}}")["available"], 3)
+
     def test_window_slides_request_by_request(self):
         limiter = {{new_limiter}}(limit=2, window=60, clock=self.clock)
         self.assertTrue(limiter.acquire("k").allowed)
@@ -268,6 +274,15 @@ class QuotaWindowTest(unittest.TestCase):
             with self.assertRaises({{ErrInvalid}}):
                 self.service.{{fn_submit}}("{{owner_a}}", "", 1, CATEGORY)
         self.assertEqual(self.service.quota("{{owner_a}}")["available"], 3)
+
+    def test_invalid_submission_does_not_reset_a_used_quota(self):
+        for _ in range(3):
+            self.submit()
+        with self.assertRaises({{ErrInvalid}}):
+            self.service.{{fn_submit}}("{{owner_a}}", "", 1, CATEGORY)
+        with self.assertRaises({{ErrLimited}}):
+            self.submit()
+        self.assertEqual(self.service.quota("{{owner_a}}")["accepted"], 3)
 
     def test_lifting_quota_admits_again(self):
         for _ in range(3):

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('challenges', '0009_instance_statement'),
+        ('challenges', '0010_template_refresh_flag'),
     ]
 
     operations = [
