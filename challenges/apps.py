@@ -7,4 +7,11 @@ class ChallengesConfig(AppConfig):
 
     def ready(self) -> None:
         # Declare the app's settings and register its deployment checks.
-        from challenges import calibration_config, checks, config, intake_config, novelty_config  # noqa: F401
+        from challenges import (  # noqa: F401
+            calibration_config,
+            checks,
+            config,
+            difficulty_config,
+            intake_config,
+            novelty_config,
+        )

@@ -16,6 +16,7 @@ from django.urls import path
 from challenges.admin.instances import ReasonForm
 from challenges.models import CalibrationResult, CalibrationRun, TierProposal
 from challenges.selectors.calibration import calibration_export_text, calibration_overview, solve_time_prior
+from challenges.selectors.difficulty import instance_difficulty_by_tier
 from challenges.services.calibration import (
     calibration_import,
     calibration_run_from_bout,
@@ -117,7 +118,9 @@ class CalibrationRunAdmin(admin.ModelAdmin):
         except ApplicationError as exc:
             self.message_user(request, exc.message, messages.ERROR)
             return redirect("admin:challenges_calibrationrun_changelist")
-        tiers = [(tier, band, overview.per_tier.get(tier)) for tier, band in sorted(overview.bands.items())]
+        measured = instance_difficulty_by_tier()
+        tiers = [(tier, band, overview.per_tier.get(tier), measured.get(tier))
+                 for tier, band in sorted(overview.bands.items())]
         context = {**self.admin_site.each_context(request), "title": "Difficulty: measured versus expected",
                    "overview": overview, "tiers": tiers, "prior": sorted(solve_time_prior().items()),
                    "can_propose": request.user.has_perm("challenges.add_tierproposal"), "opts": self.model._meta}

@@ -275,10 +275,12 @@ class ChallengeInstanceAdmin(admin.ModelAdmin):
                        "uniqueness", "fingerprint_table", "dedup_table", "code_dedup", "gates_table", "audit_table",
                        "timings",
                        "workspace_sha256", "created_at", "released_at", "secrets_link")
-    # What agents are given and how hard the instance is meant to be, right after its state.
-    readonly_fields = readonly_fields[:6] + ("statement_shown", "difficulty_table") + readonly_fields[6:]
+    # What agents are given, right after its state; how hard it is has its own fieldset.
+    readonly_fields = (readonly_fields[:6] + ("statement_shown",) + readonly_fields[6:]
+                       + ("difficulty_profile_shown", "difficulty_table"))
     exclude = ("draw_sealed", "secrets_sealed", "workspace_sealed", "statement_sealed", "fingerprint", "dedup", "gates",
-               "audit", "difficulty")
+               "audit", "difficulty", "difficulty_profile")
+    DIFFICULTY_FIELDS = ("difficulty_profile_shown", "difficulty_table")
     inlines = [AttemptInline]
     actions = ["retire", "quarantine", "backfill_statement"]
 
@@ -322,7 +324,18 @@ class ChallengeInstanceAdmin(admin.ModelAdmin):
                                "draw.")
         return format_html('<pre style="white-space: pre-wrap; max-width: 60em">{}</pre>', text)
 
-    @admin.display(description="difficulty")
+    def get_fieldsets(self, request, obj=None):
+        fields = [f for f in self.get_fields(request, obj) if f not in self.DIFFICULTY_FIELDS]
+        return [(None, {"fields": fields}), ("Difficulty", {"fields": self.DIFFICULTY_FIELDS})]
+
+    @admin.display(description="measured")
+    def difficulty_profile_shown(self, obj):
+        if not obj.difficulty_profile:
+            return format_html('<p class="help">{}</p>', "Not measured yet: generated before difficulty was measured. "
+                               "Run manage.py difficulty_backfill to measure it from the sealed workspace.")
+        return render_to_string("admin/challenges/_difficulty.html", {"profile": obj.difficulty_profile})
+
+    @admin.display(description="knobs")
     def difficulty_table(self, obj):
         return self._table(sorted(obj.difficulty.items()), ["knob", "value"])
 

@@ -51,6 +51,10 @@ class ChallengeInstance(models.Model):
     # Difficulty knobs of this instance (tier, statement form and precision, size, bug level,
     # what the gates measured); staff-side only.
     difficulty = models.JSONField(default=dict, blank=True)
+    # What the instance measures (``challenges.engine.difficulty``: size, causal distance, grep
+    # rank, visible failures) and how that compares with its tier's floor ("check": floor,
+    # enforcement, shortfalls). Empty until measured (``manage.py difficulty_backfill``).
+    difficulty_profile = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     released_at = models.DateTimeField(null=True, blank=True, db_index=True)
 

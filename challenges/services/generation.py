@@ -14,6 +14,11 @@ seal and store → release (or the manual-review queue when dedup flags it).
 The release gates include the task statement (it exists and leaks nothing) and, from
 tier 3, the hint audit; the leak audit reads the statement with the workspace.
 
+Once the gates pass, the instance's measured difficulty (size, causal distance, grep rank,
+visible failures: ``challenges.services.difficulty``) is compared with its tier's floor and
+recorded on the instance; with ``difficulty.enforcement`` = enforce a shortfall redraws (a
+draw too small in lines or files is refused before the gates, sparing their sandbox runs).
+
 Every pass leaves a GenerationAttempt row with its outcome and reason, so staff can
 answer "why was this template skipped?" and read the regeneration rate.
 """
@@ -51,6 +56,7 @@ from challenges.services.code_dedup import (
     code_signature_of,
     code_signature_store,
 )
+from challenges.services.difficulty import generated_difficulty_assess, generated_size_refusal
 from challenges.services.instances import instance_release, instance_store
 from challenges.services.intake import template_activate_if_passing
 from challenges.services.novelty import decision_as_dict, fingerprint_check, fingerprint_review_open
@@ -194,10 +200,23 @@ def instance_generate(
                 collisions = 0
             continue
         collisions = 0
+        too_small = generated_size_refusal(generated=generated, tier=_tier_in_force(chosen))
+        if too_small is not None:
+            result.attempts.append(_log(run, chosen, lang, Outcome.GATE_FAILED,
+                                        "difficulty (before the release gates): " + too_small.summary(),
+                                        time.perf_counter() - started))
+            continue
         report = validate(generated, allow_unsafe=settings.GAUNTLET_SANDBOX_ALLOW_UNSAFE, config=_gate_config(),
                           used_names=used_names, used_surnames=used_surnames)
         if not report.passed:
             result.attempts.append(_log(run, chosen, lang, Outcome.GATE_FAILED, "; ".join(report.failures),
+                                        time.perf_counter() - started))
+            continue
+        gates = _gates_record(report)
+        tier = _tier_in_force(chosen)
+        measured = generated_difficulty_assess(generated=generated, gates=gates, tier=tier)
+        if measured.refused:
+            result.attempts.append(_log(run, chosen, lang, Outcome.GATE_FAILED, "difficulty: " + measured.summary(),
                                         time.perf_counter() - started))
             continue
         with tempfile.TemporaryDirectory(prefix="ws-") as tmp:
@@ -210,9 +229,10 @@ def instance_generate(
                                             "; ".join(f"{f.check}: {f.message}" for f in audit.findings[:20]),
                                             time.perf_counter() - started))
                 continue
-            instance = _store(chosen, _tier_in_force(chosen), generated, decision, report, audit, root,
+            instance = _store(chosen, tier, generated, decision, report, audit, root,
                               {"generation_s": round(generation_seconds, 3), "gates_s": round(report.seconds, 3),
-                               "total_s": round(time.perf_counter() - started, 3), "sandbox_runs": report.runs})
+                               "total_s": round(time.perf_counter() - started, 3), "sandbox_runs": report.runs},
+                              gates=gates, difficulty_profile=measured.record)
             code_signature_store(instance=instance, signature=signature)
             instance = code_dedup_record(instance=instance, decision=code)
         if verdict is Verdict.FLAG:
@@ -231,6 +251,8 @@ def instance_generate(
         released_reason = f"uniqueness {decision.uniqueness:.2f}; {code_note}"
         if code.verdict is not Verdict.ACCEPT:
             released_reason += ": " + "; ".join(code.reasons)
+        if measured.shortfalls:
+            released_reason += f"; difficulty observed, not enforced: {measured.summary()}"
         result.attempts.append(_log(run, chosen, lang, Outcome.RELEASED, released_reason,
                                     time.perf_counter() - started, instance))
         result.instance = instance
@@ -258,14 +280,19 @@ def _dedup_reasons(decision: Decision, code: CodeDecision, verdict: Verdict) -> 
     return " | ".join(parts)
 
 
-def _store(template, tier, generated, decision, report, audit, root: Path, timings: dict[str, Any]) -> ChallengeInstance:
+def _gates_record(report) -> dict[str, Any]:
+    """The release gates' results as stored on the instance."""
+    return {"passed": report.passed, "seconds": round(report.seconds, 3), "runs": report.runs,
+            "results": [{"name": r.name, "passed": r.passed, "reasons": r.reasons, "details": r.details}
+                        for r in report.results]}
+
+
+def _store(template, tier, generated, decision, report, audit, root: Path, timings: dict[str, Any], *,
+           gates: dict[str, Any], difficulty_profile: dict[str, Any]) -> ChallengeInstance:
     return instance_store(
         template=template, language=generated.language, tier=tier, lexicon_key=generated.draw.lexicon_key,
         tech_stack=list(generated.fingerprint.get("tech_stack", [])), fingerprint=generated.fingerprint,
-        draw=generated.draw.to_dict(), secrets=generated.secrets_dict(), workspace_dir=root,
-        gates={"passed": report.passed, "seconds": round(report.seconds, 3), "runs": report.runs,
-               "results": [{"name": r.name, "passed": r.passed, "reasons": r.reasons, "details": r.details}
-                           for r in report.results]},
+        draw=generated.draw.to_dict(), secrets=generated.secrets_dict(), workspace_dir=root, gates=gates,
         audit={"passed": audit.passed, "findings": [f.to_dict() for f in audit.findings], "counts": audit.counts},
         dedup=decision_as_dict(decision),
         uniqueness=decision.uniqueness, timings=timings,
@@ -273,6 +300,7 @@ def _store(template, tier, generated, decision, report, audit, root: Path, timin
         archive=workspace_archive(generated, root, top_dir=ARCHIVE_TOP),
         contributors=sorted({person.name for person in generated.history.people}),
         statement=generated.statement, difficulty=_difficulty(generated, report),
+        difficulty_profile=difficulty_profile,
     )
 
 

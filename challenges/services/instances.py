@@ -46,6 +46,7 @@ def instance_store(
     contributors: list[str] | None = None,
     statement: str = "",
     difficulty: dict[str, Any] | None = None,
+    difficulty_profile: dict[str, Any] | None = None,
 ) -> ChallengeInstance:
     """Seal and store a generated instance (state "generated"; release is separate).
 
@@ -58,6 +59,8 @@ def instance_store(
     people in the project's history) join the registry of used names; a name or surname
     another project already uses is refused (``contributor_name_reused``).
     ``statement`` (the task statement, Markdown) is sealed too; agents read it once released.
+    ``difficulty_profile`` is what the instance measures against its tier's floor
+    (``challenges.services.difficulty``).
     """
     if "oracle_files" not in secrets or not secrets["oracle_files"]:
         raise ValidationFailed("An instance needs hidden oracle files.", code="oracle_missing")
@@ -77,7 +80,7 @@ def instance_store(
         workspace_sealed=seal(archive), workspace_sha256=hashlib.sha256(archive).hexdigest(),
         judge_kit_sealed=seal(_dumps(judge_kit)) if judge_kit else None,
         statement_sealed=seal(statement.encode("utf-8")) if statement else None,
-        difficulty=difficulty or {},
+        difficulty=difficulty or {}, difficulty_profile=difficulty_profile or {},
     )
     ContributorName.objects.bulk_create([ContributorName(full_name=name, surname=name.split()[-1].lower(),
                                                          instance=instance) for name in names])
