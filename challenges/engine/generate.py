@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from challenges.engine.components.compose import compose as compose_components
 from challenges.engine.context import BuildContext
 from challenges.engine.draw import ENGINE_VERSION, Draw
 from challenges.engine.emitters.base import Emitter, ProjectInfo, Release, ScaffoldState, get_emitter
@@ -395,7 +396,7 @@ def generate(draw: Draw, *, lexicon: Any = None) -> GeneratedInstance:
     lex = resolve_lexicon(draw.lexicon_key, lexicon)
     namer = Namer(draw.language)
     ctx = BuildContext(draw, lex, namer, random.Random(draw.history_seed ^ CONTEXT_SEED_SALT))
-    bp = _fit_prose(template.build(ctx))
+    bp = _fit_prose(compose_components(template.build(ctx), ctx, spec.tier))
     _check_blueprint(spec, draw, bp)
     info = ProjectInfo(
         name=bp.package, summary=bp.summary, domain=lex.domain, structure=draw.structure,
