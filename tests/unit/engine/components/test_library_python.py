@@ -44,3 +44,10 @@ def test_component_declares_what_it_defines(component):
     # Every documented setting is read by the module.
     for key in component.settings:
         assert f'"{key}"' in component.source, key
+
+
+def test_library_passes_the_generated_code_lint():
+    paths = [str(Path(c.directory) / name) for c in COMPONENTS for name in ("source.py", "test_source.py")]
+    proc = subprocess.run([sys.executable, "-m", "ruff", "check", "--isolated", "--no-cache", "--select",
+                           "E4,E7,E9,F", "--quiet", *paths], capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
