@@ -51,8 +51,8 @@ LANGUAGES: dict[str, LanguageFiles] = {
 _OTHER_IMPORT = re.compile(r"^\s*(?:from\s+source\s+import|import\s+source\b)|require\(\s*['\"]\./source(?:\.js)?['\"]",
                            re.M)
 # The engine's placeholder language (see ``challenges/engine/render.py``): a component text
-# holding one of these would be rewritten when the project is rendered.
-_PLACEHOLDER = re.compile(r"\{\{(?:![A-Za-z_][\w.-]*|[A-Za-z_][\w.]*|[\[\]])\}\}")
+# holding anything of this shape would be rewritten, or refused, when the project is rendered.
+_PLACEHOLDER = re.compile(r"\{\{[^}]*\}\}")
 _WORD = re.compile(r"^[a-z][a-z0-9]*$")
 _SLUG = re.compile(r"^[a-z][a-z0-9-]*$")
 _IDENT = re.compile(r"^[A-Za-z_$][\w$]*$")

@@ -89,8 +89,9 @@ def test_tests_must_import_with_one_line(tmp_path):
         load_catalog("python", tmp_path)
 
 
-def test_placeholder_text_is_refused(tmp_path):
-    _write(tmp_path, source=SOURCE + '\nTEMPLATE = "{{name}}"\n')
+@pytest.mark.parametrize("text", ['TEMPLATE = "{{name}}"', 'PATTERN = rf"{prefix}\\d{{8}}"', 'X = "{{[}}"'])
+def test_placeholder_text_is_refused(tmp_path, text):
+    _write(tmp_path, source=SOURCE + f"\n{text}\n")
     with pytest.raises(CatalogError, match="renderer would replace") as err:
         load_catalog("python", tmp_path)
     assert err.value.field == "source.py"

@@ -76,7 +76,7 @@ class SnapshotArchive:
         if not self.directory.is_dir():
             return []
         found = []
-        pattern = re.compile(rf"^{re.escape(label)}-(\d{{8}}T\d{{12}}Z)\.json\.gz$")
+        pattern = re.compile("^" + re.escape(label) + r"-(\d{8}T\d{12}Z)\.json\.gz$")
         for path in sorted(self.directory.iterdir()):
             match = pattern.match(path.name)
             if match:
