@@ -35,7 +35,8 @@ from challenges.engine.statement import compose
 from challenges.engine.styles import CommitVoice, handle_of
 
 MIN_COMMITS = 8
-MAX_COMMITS = 30
+# Large projects carry one feature commit per composed component (see components/compose.py).
+MAX_COMMITS = 64
 RELEASE_PROBABILITY = 0.35
 SPLIT_TESTS_PROBABILITY = 0.45
 UNDOCUMENTED_MODULES = 2

@@ -36,24 +36,57 @@ from challenges.engine.naming import camel, pascal, snake, words
 COMPOSE_SEED_SALT = 0xC0_4D05E
 # Tier -> (fewest, most) component kinds; None means every kind that fits.
 TIER_KINDS: dict[int, tuple[int, int] | None] = {1: (1, 2), 2: (3, 4), 3: (5, 7), 4: (8, 11), 5: None}
-# Other file stems a project might give a component of each kind (words, rendered per language).
+# Other file stems a project might give a component (words, rendered per language): first
+# by implementation, else by kind.  The component's own stem is always a candidate.
 STEM_VARIANTS: dict[str, tuple[tuple[str, ...], ...]] = {
-    "metrics": (("metrics",), ("telemetry",), ("instrumentation",), ("stats",)),
-    "logging": (("audit", "log"), ("activity", "log"), ("journal",), ("structured", "log")),
-    "events": (("events",), ("event", "bus"), ("signals",), ("hooks",)),
-    "config": (("runtime", "config"), ("layered", "config"), ("config", "loader")),
-    "serialization": (("codec",), ("serialization",), ("encoding",), ("formats",)),
-    "validation": (("validation",), ("validators",), ("rules",), ("schema",)),
-    "clock": (("clock",), ("timing",), ("clocks",), ("time", "utils")),
-    "ids": (("ids",), ("identifiers",), ("id", "gen"), ("keys",)),
-    "storage": (("store",), ("persistence",), ("datastore",), ("document", "store")),
-    "cli": (("cli",), ("commands",), ("console",)),
-    "health": (("health",), ("healthchecks",), ("probes",), ("status", "checks")),
-    "flags": (("flags",), ("feature", "flags"), ("toggles",), ("rollout",)),
-    "textfmt": (("textfmt",), ("formatting",), ("tables",), ("text", "utils")),
-    "backoff": (("backoff",), ("retry", "policy"), ("retrying",), ("resilience",)),
-    "lock": (("locks",), ("locking",), ("mutex",), ("file", "lock")),
-    "archive": (("archive",), ("snapshots",), ("rotation",), ("backups",)),
+    "metrics": (("telemetry",), ("instrumentation",)),
+    "logging": (("log", "setup"),),
+    "events": (("events",),),
+    "config": (("runtime", "config"),),
+    "serialization": (("serialization",),),
+    "validation": (("validation",),),
+    "clock": (("timing",),),
+    "ids": (("identifiers",),),
+    "storage": (("persistence",),),
+    "cli": (("commands",),),
+    "health": (("health",),),
+    "flags": (("flags",),),
+    "textfmt": (("formatting",),),
+    "backoff": (("retry", "policy"),),
+    "lock": (("locking",),),
+    "archive": (("archive",),),
+    "metrics/histogram-registry": (("metrics",), ("telemetry",), ("instrumentation",)),
+    "metrics/rolling-window": (("stats",), ("window", "stats"), ("rates",)),
+    "logging/json-lines": (("structured", "log"), ("log", "format"), ("json", "log")),
+    "logging/audit-chain": (("audit", "trail"), ("audit", "log"), ("activity", "log")),
+    "events/observer-bus": (("events",), ("event", "bus"), ("signals",), ("hooks",)),
+    "events/topic-queue": (("notifications",), ("notifier",), ("topics",), ("outbox",)),
+    "config/layered-env": (("options",), ("layered", "config"), ("overrides",)),
+    "config/ini-sections": (("ini", "config"), ("ini", "settings"), ("config", "file")),
+    "serialization/typed-json": (("codec",), ("json", "codec"), ("encoding",)),
+    "serialization/csv-records": (("csv", "records"), ("csv", "io"), ("tabular",)),
+    "validation/schema-fields": (("validation",), ("schema",), ("payloads",)),
+    "validation/rule-chain": (("rules",), ("checks",), ("validators",)),
+    "clock/manual-clock": (("clock",), ("clocks",), ("timing",)),
+    "clock/duration-deadline": (("durations",), ("deadlines",), ("timeouts",)),
+    "ids/sortable": (("ids",), ("identifiers",), ("id", "gen")),
+    "ids/short-hash": (("hashes",), ("short", "ids"), ("digests",)),
+    "storage/json-documents": (("documents",), ("document", "store"), ("datastore",)),
+    "storage/append-log": (("journal",), ("append", "log"), ("event", "log")),
+    "cli/argparse-router": (("cli",), ("console",), ("manage",)),
+    "cli/command-table": (("commands",), ("operator", "commands"), ("console",)),
+    "health/check-registry": (("health",), ("healthchecks",), ("status", "checks")),
+    "health/readiness-probes": (("probes",), ("readiness",), ("liveness",)),
+    "flags/percentage-rollout": (("flags",), ("feature", "flags"), ("rollout",)),
+    "flags/targeting-rules": (("toggles",), ("feature", "toggles"), ("switches",)),
+    "textfmt/text-table": (("tables",), ("table", "format"), ("report", "tables")),
+    "textfmt/slugs-wrap": (("text",), ("text", "utils"), ("strings",)),
+    "backoff/exponential-jitter": (("backoff",), ("retry",), ("retrying",)),
+    "backoff/schedule-budget": (("retry", "budget"), ("retries",), ("retry", "policy")),
+    "lock/lock-file": (("lockfile",), ("file", "lock"), ("locks",)),
+    "lock/keyed-locks": (("key", "locks"), ("locks",), ("mutex",)),
+    "archive/rotating-files": (("rotation",), ("rotating", "file"), ("output", "rotation")),
+    "archive/gzip-snapshots": (("snapshots",), ("backups",), ("archive",)),
 }
 # Entry-point stems for the bootstrap module (tried in a drawn order).
 BOOTSTRAP_STEMS: dict[str, tuple[tuple[str, ...], ...]] = {
@@ -379,14 +412,21 @@ def _bootstrap(ctx: BuildContext, picks: list[tuple[Component, str]], rng: rando
     return source, tests, override, f"{stem}{'.py' if ctx.py else '.js'}"
 
 
+def _lower_first(text: str) -> str:
+    """``text`` as a clause: its first letter lowered unless it starts an acronym ("JSON")."""
+    text = text.rstrip(".")
+    if len(text) > 1 and text[1].isupper():
+        return text
+    return text[:1].lower() + text[1:]
+
+
 def _readme(picks: list[tuple[Component, str]], stems: dict[str, str], override: str, bootstrap_file: str,
             rng: random.Random) -> tuple[str, str]:
     lines = [f"`{bootstrap_file}` builds the supporting services; each reads its own section of the "
              f"settings. Put overrides in `config/{override}.json`, keyed by section:", ""]
     for component, _ in sorted(picks, key=lambda p: p[0].kind):
         keys = ", ".join(f"`{k}` ({json.dumps(v)})" for k, v in component.settings.items()) or "no settings"
-        lines.append(f"- `{component.kind}` ({stems[component.kind]}): {component.summary[0].lower()}"
-                     f"{component.summary[1:].rstrip('.')}; {keys}")
+        lines.append(f"- `{component.kind}` ({stems[component.kind]}): {_lower_first(component.summary)}; {keys}")
     return rng.choice(README_TITLES), "\n".join(lines)
 
 
@@ -403,7 +443,8 @@ def compose(bp: Blueprint, ctx: BuildContext, tier: int, catalog: tuple[Componen
     tests: list[Module] = []
     stems: dict[str, str] = {}
     for component in components:
-        options = [component.stem, *(v for v in STEM_VARIANTS.get(component.kind, ()) if v != component.stem)]
+        variants = STEM_VARIANTS.get(component.key) or STEM_VARIANTS.get(component.kind, ())
+        options = [component.stem, *(v for v in variants if v != component.stem)]
         stem = _pick_stem(options, ctx, taken, rng)
         if stem is None:
             continue
