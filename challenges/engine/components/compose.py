@@ -88,17 +88,19 @@ STEM_VARIANTS: dict[str, tuple[tuple[str, ...], ...]] = {
     "archive/rotating-files": (("rotation",), ("rotating", "file"), ("output", "rotation")),
     "archive/gzip-snapshots": (("snapshots",), ("backups",), ("archive",)),
 }
-# Entry-point stems for the bootstrap module (tried in a drawn order).
+# Entry-point stems for the bootstrap module, tried in a drawn order; nothing in the project
+# imports it, which is what entry points look like.  The fallbacks are tried last, in order.
 BOOTSTRAP_STEMS: dict[str, tuple[tuple[str, ...], ...]] = {
-    "python": (("app",), ("main",), ("server",), ("wiring",), ("bootstrap",)),
-    "javascript": (("app",), ("index",), ("main",), ("server",), ("wiring",)),
+    "python": (("app",), ("main",), ("server",)),
+    "javascript": (("app",), ("index",), ("main",), ("server",)),
 }
+BOOTSTRAP_FALLBACK_STEMS: tuple[tuple[str, ...], ...] = (("wiring",), ("bootstrap",), ("container",))
 # The JSON file (under ``config/``) that overrides the bootstrap defaults.
 OVERRIDE_FILES = ("runtime", "services", "infrastructure", "ops")
 BOOTSTRAP_FEATURES = (
     ("Build the shared services in one place", "One module builds the shared services from their settings."),
     ("Wire the supporting services from one module", "Supporting services are wired in one place."),
-    ("Add an application wiring module", "Application wiring for metrics, storage and the other services."),
+    ("Add an application wiring module", "Application wiring for the supporting services."),
 )
 README_TITLES = ("Shared services", "Supporting services", "Runtime services", "Infrastructure")
 COMPONENT_KEY = "lib-{kind}"
@@ -360,6 +362,9 @@ def _bootstrap(ctx: BuildContext, picks: list[tuple[Component, str]], rng: rando
     """The generated bootstrap module and its test; ``None`` when no stem is free."""
     language = ctx.language
     stem = _pick_stem(list(BOOTSTRAP_STEMS[language]), ctx, taken, rng)
+    for fallback in BOOTSTRAP_FALLBACK_STEMS:
+        if stem is None:
+            stem = _pick_stem([fallback], ctx, taken, rng)
     if stem is None:
         return None
     override = rng.choice(OVERRIDE_FILES)
