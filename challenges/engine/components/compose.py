@@ -73,6 +73,8 @@ STEM_VARIANTS: dict[str, tuple[tuple[str, ...], ...]] = {
     "ids/short-hash": (("hashes",), ("short", "ids"), ("digests",)),
     "storage/json-documents": (("documents",), ("document", "store"), ("datastore",)),
     "storage/append-log": (("journal",), ("append", "log"), ("event", "log")),
+    "storage/indexed-memory": (("record", "store"), ("records",), ("memory", "store")),
+    "validation/coercion": (("coercion",), ("parsing",), ("input", "parsers")),
     "cli/argparse-router": (("cli",), ("console",), ("manage",)),
     "cli/command-table": (("commands",), ("operator", "commands"), ("console",)),
     "health/check-registry": (("health",), ("healthchecks",), ("status", "checks")),
