@@ -2,8 +2,8 @@
 
 ``compose(bp, ctx, tier)`` chooses how many infrastructure kinds a project of that
 tier carries (``TIER_KINDS``), leaves out kinds the template's own subject already
-covers (a component's ``topics`` meeting the template's key concepts, slug or
-module stems), picks one implementation per kind and adds to the blueprint:
+covers (the kind or a component's ``topics`` meeting the words of the template's
+key concepts or slug), picks one implementation per kind and adds to the blueprint:
 
 - one source module per component (its role from ``component.toml``; its file stem
   drawn from the component's stem and ``STEM_VARIANTS``) and its visible tests,
@@ -114,11 +114,9 @@ def _words_of(*texts: str) -> set[str]:
     return {w for text in texts for w in words(text)}
 
 
-def _subject_words(bp: Blueprint, ctx: BuildContext) -> set[str]:
+def _subject_words(ctx: BuildContext) -> set[str]:
     spec = get_template(ctx.draw.template).spec
-    found = _words_of(*spec.key_concepts, spec.slug)
-    found |= _words_of(*(m.stem for m in bp.modules))
-    return found
+    return _words_of(*spec.key_concepts, spec.slug)
 
 
 def _tier_count(tier: int, available: int, rng: random.Random) -> int:
@@ -147,7 +145,7 @@ def choose(bp: Blueprint, ctx: BuildContext, tier: int, catalog: tuple[Component
     """The components a project of ``tier`` carries, in a drawn order."""
     rng = rng if rng is not None else random.Random(ctx.draw.history_seed ^ COMPOSE_SEED_SALT)
     kinds = by_kind(catalog if catalog is not None else load_catalog(ctx.language))
-    subject = _subject_words(bp, ctx)
+    subject = _subject_words(ctx)
     eligible = [kind for kind, impls in kinds.items() if not (set(impls[0].topics) | {kind}) & subject]
     chosen = rng.sample(eligible, _tier_count(tier, len(eligible), rng))
     return [rng.choice(list(kinds[kind])) for kind in chosen]
