@@ -89,6 +89,8 @@ STEM_VARIANTS: dict[str, tuple[tuple[str, ...], ...]] = {
     "backoff/schedule-budget": (("retry", "budget"), ("retries",), ("retry", "policy")),
     "lock/lock-file": (("lockfile",), ("file", "lock"), ("locks",)),
     "lock/keyed-locks": (("key", "locks"), ("locks",), ("mutex",)),
+    "lock/leases": (("leases",), ("lease", "table"), ("leadership",)),
+    "ids/tokens": (("tokens",), ("api", "tokens"), ("secrets", "gen")),
     "archive/rotating-files": (("rotation",), ("rotating", "file"), ("output", "rotation")),
     "archive/gzip-snapshots": (("snapshots",), ("backups",), ("archive",)),
 }
