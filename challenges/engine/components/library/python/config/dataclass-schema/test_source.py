@@ -1,6 +1,5 @@
 import unittest
 from dataclasses import dataclass, field
-from typing import Optional
 
 from source import SettingsError, TypedLoader, typed_loader_from_settings
 
@@ -22,7 +21,7 @@ class Database:
 class Settings:
     database: Database
     debug: bool = False
-    name: Optional[str] = None
+    name: str | None = None
     ports: tuple[int, ...] = (8080,)
 
 

@@ -45,7 +45,8 @@ class TokenMaker:
         self.entropy_bytes = entropy_bytes
         self._random = random_bytes
         self._width = len(_base62(b"\xff" * entropy_bytes))
-        self._pattern = re.compile("^%s_([0-9A-Za-z]{%d})_([0-9A-Za-z]{%d})$" % (prefix, self._width, CHECK_CHARS))
+        body, check = str(self._width), str(CHECK_CHARS)
+        self._pattern = re.compile("^" + prefix + "_([0-9A-Za-z]{" + body + "})_([0-9A-Za-z]{" + check + "})$")
 
     def issue(self) -> str:
         body = f"{self.prefix}_{_base62(self._random(self.entropy_bytes), self._width)}"

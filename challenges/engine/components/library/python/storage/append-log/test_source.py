@@ -42,7 +42,7 @@ class AppendLogTest(unittest.TestCase):
             handle.write("garbage\n")
         self.log.append("b")
         with self.assertRaises(Exception) as caught:
-            AppendLog(self.path).last_seq
+            _ = AppendLog(self.path).last_seq
         self.assertIn("line 2", str(caught.exception))
 
     def test_replay(self):

@@ -86,7 +86,7 @@ def render_table(rows: Iterable[Mapping | Sequence], columns: Sequence[Column | 
         raise ValueError("a table needs at least one column")
     cells = [[format_cell(_cell(row, col.key), style) for col in cols] for row in rows]
     aligns = []
-    for index, col in enumerate(cols):
+    for col in cols:
         if col.align in ("<", ">"):
             aligns.append(col.align)
             continue
