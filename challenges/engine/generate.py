@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from challenges.engine.components.compose import compose as compose_components
 from challenges.engine.context import BuildContext
 from challenges.engine.draw import ENGINE_VERSION, Draw
 from challenges.engine.emitters.base import Emitter, ProjectInfo, Release, ScaffoldState, get_emitter
@@ -34,7 +35,8 @@ from challenges.engine.statement import compose
 from challenges.engine.styles import CommitVoice, handle_of
 
 MIN_COMMITS = 8
-MAX_COMMITS = 30
+# Large projects carry one feature commit per composed component (see components/compose.py).
+MAX_COMMITS = 64
 RELEASE_PROBABILITY = 0.35
 SPLIT_TESTS_PROBABILITY = 0.45
 UNDOCUMENTED_MODULES = 2
@@ -407,7 +409,7 @@ def generate(draw: Draw, *, lexicon: Any = None) -> GeneratedInstance:
     lex = resolve_lexicon(draw.lexicon_key, lexicon)
     namer = Namer(draw.language)
     ctx = BuildContext(draw, lex, namer, random.Random(draw.history_seed ^ CONTEXT_SEED_SALT))
-    bp = _fit_prose(template.build(ctx))
+    bp = _fit_prose(compose_components(template.build(ctx), ctx, spec.tier))
     _check_blueprint(spec, draw, bp)
     info = ProjectInfo(
         name=bp.package, summary=bp.summary, domain=lex.domain, structure=draw.structure,

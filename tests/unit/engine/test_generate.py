@@ -10,6 +10,7 @@ import pytest
 
 from challenges.engine import Draw, generate
 from challenges.engine.gates import MARKERS
+from challenges.engine.generate import MAX_COMMITS, MIN_COMMITS
 from tests.unit.engine.conftest import BY_KEY, make_instance
 
 GIT = shutil.which("git") or "git"  # .ci/run installs git and patch
@@ -45,7 +46,7 @@ def test_digest_changes_with_any_byte(py_instance):
 
 def test_history_shape(py_instance):
     commits = py_instance.history.commits
-    assert 8 <= len(commits) <= 30
+    assert MIN_COMMITS <= len(commits) <= MAX_COMMITS
     span_days = (commits[-1].timestamp - commits[0].timestamp) / 86400
     assert span_days >= 7
     assert all(a.timestamp < b.timestamp for a, b in zip(commits, commits[1:], strict=False))
