@@ -25,6 +25,14 @@ _IDENT_CHAR = re.compile(r"[\w$.]")
 _REGION = re.compile(r"\{\{([\[\]])\}\}")
 _OPEN, _CLOSE, _RSTART, _REND = "\ue000", "\ue001", "\ue002", "\ue003"
 _MARKERS = re.compile("[\ue000-\ue003]")
+# Stands for a literal "{{" in module text that is source, not template: a JSDoc object type
+# such as ``@param {{limit?: number}} options`` must reach the project as written.
+LITERAL_BRACES = "\ue004"
+
+
+def literal(text: str) -> str:
+    """``text`` with every "{{" kept from the placeholder language (restored by ``render``)."""
+    return text.replace("{{", LITERAL_BRACES)
 
 
 @dataclass(frozen=True)
@@ -142,6 +150,7 @@ def render(
     leftover = re.search(r"\{\{[^}]*\}\}", staged)
     if leftover:
         raise TemplateError("template_placeholder", f"unresolved placeholder {leftover.group(0)}", field="text")
+    staged = staged.replace(LITERAL_BRACES, "{{")
     out: list[str] = []
     spans: dict[str, tuple[int, int]] = {}
     region_start: int | None = None

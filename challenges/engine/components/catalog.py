@@ -20,6 +20,7 @@ from typing import Any
 
 from challenges.engine.errors import EngineError
 from challenges.engine.ir import ROLES
+from challenges.engine.render import literal
 
 LIBRARY = Path(__file__).resolve().parent / "library"
 
@@ -50,9 +51,9 @@ LANGUAGES: dict[str, LanguageFiles] = {
 # Any line that imports the module other than the canonical one.
 _OTHER_IMPORT = re.compile(r"^\s*(?:from\s+source\s+import|import\s+source\b)|require\(\s*['\"]\./source(?:\.js)?['\"]",
                            re.M)
-# The engine's placeholder language (see ``challenges/engine/render.py``): a component text
-# holding anything of this shape would be rewritten, or refused, when the project is rendered.
-_PLACEHOLDER = re.compile(r"\{\{[^}]*\}\}")
+# The character the renderer reads as a literal "{{" (``render.LITERAL_BRACES``): component
+# texts are source, so their own "{{" are escaped with it, and it may not occur in them.
+_RESERVED = re.compile("[\ue000-\ue004]")
 _WORD = re.compile(r"^[a-z][a-z0-9]*$")
 _SLUG = re.compile(r"^[a-z][a-z0-9-]*$")
 _IDENT = re.compile(r"^[A-Za-z_$][\w$]*$")
@@ -95,7 +96,7 @@ class Component:
 
     def test_with_imports_placeholder(self) -> str:
         """The test text with its import line replaced by the ``{{imports}}`` placeholder."""
-        return LANGUAGES[self.language].import_line.sub("{{imports}}", self.test, count=1)
+        return LANGUAGES[self.language].import_line.sub("{{imports}}", literal(self.test), count=1)
 
 
 def _fail(path: Path, name: str, message: str) -> CatalogError:
@@ -180,9 +181,8 @@ def load_component(directory: Path, language: str) -> Component:
             texts[name] = path.read_text(encoding="utf-8")
         except FileNotFoundError as exc:
             raise _fail(path, name, "file is missing") from exc
-        placeholder = _PLACEHOLDER.search(texts[name])
-        if placeholder:
-            raise _fail(path, name, f"holds {placeholder.group(0)!r}, which the project renderer would replace")
+        if _RESERVED.search(texts[name]):
+            raise _fail(path, name, "holds a private-use character the project renderer reserves (U+E000–U+E004)")
     source, test = texts[files.source], texts[files.test]
     if _OTHER_IMPORT.search(source):
         raise _fail(directory / files.source, files.source, "the module must not import itself")

@@ -32,6 +32,7 @@ from challenges.engine.context import BuildContext
 from challenges.engine.ir import Blueprint, Feature, Import, Module
 from challenges.engine.model import get_template
 from challenges.engine.naming import camel, pascal, snake, words
+from challenges.engine.render import literal
 
 COMPOSE_SEED_SALT = 0xC0_4D05E
 # Tier -> (fewest, most) component kinds; None means every kind that fits.
@@ -461,7 +462,7 @@ def compose(bp: Blueprint, ctx: BuildContext, tier: int, catalog: tuple[Componen
         key = COMPONENT_KEY.format(kind=component.kind)
         picks.append((component, key))
         stems[component.kind] = stem
-        modules.append(Module(key=key, stem=stem, text=component.source, role=component.role, feature=key))
+        modules.append(Module(key=key, stem=stem, text=literal(component.source), role=component.role, feature=key))
         tests.append(Module(key=f"{key}-test", stem=stem, text=component.test_with_imports_placeholder(),
                             imports=(Import(key, component.test_imports()),), feature=key, test=True))
     if not picks:

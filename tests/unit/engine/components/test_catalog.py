@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from challenges.engine.components.catalog import LIBRARY, CatalogError, by_kind, load_catalog
+from challenges.engine.render import literal, render
 
 TOML = """kind = "ids"
 impl = "tiny"
@@ -90,9 +91,17 @@ def test_tests_must_import_with_one_line(tmp_path):
 
 
 @pytest.mark.parametrize("text", ['TEMPLATE = "{{name}}"', 'PATTERN = rf"{prefix}\\d{{8}}"', 'X = "{{[}}"'])
-def test_placeholder_text_is_refused(tmp_path, text):
+def test_braces_in_a_component_reach_the_project_as_written(tmp_path, text):
     _write(tmp_path, source=SOURCE + f"\n{text}\n")
-    with pytest.raises(CatalogError, match="renderer would replace") as err:
+    (component,) = load_catalog("python", tmp_path)
+    assert render(literal(component.source), {}, {}).text == component.source
+    rendered_test = render(component.test_with_imports_placeholder(), {}, {}, imports="from shop.ids import Ids").text
+    assert rendered_test == TEST.replace("from source import Ids", "from shop.ids import Ids")
+
+
+def test_the_renderers_private_characters_are_refused(tmp_path):
+    _write(tmp_path, source=SOURCE + '\nMARK = "\ue004"\n')
+    with pytest.raises(CatalogError, match="private-use character") as err:
         load_catalog("python", tmp_path)
     assert err.value.field == "source.py"
 

@@ -11,7 +11,7 @@
  * Lines are split like a POSIX shell would for simple cases: whitespace
  * separates words, single quotes keep text literally, double quotes allow
  * `\"` and `\\` escapes. Built-ins: help, history, exit. Tab completion
- * completes command names. The streams are injected, so the same shell runs
+ * completes command names. The streams are supplied, so the same shell runs
  * over a TTY, a socket or test streams.
  */
 

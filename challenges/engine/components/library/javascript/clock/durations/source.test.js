@@ -65,7 +65,7 @@ test('relative time phrases', () => {
   assert.equal(relativeTime(new Date(now - 2 * 86_400_000), new Date(now)), '2 days ago');
 });
 
-test('deadlines count down on the injected clock', () => {
+test('deadlines count down on the supplied clock', () => {
   let now = 1000;
   const deadline = createDeadline('2s', () => now);
   assert.equal(deadline.remaining(), 2000);

@@ -60,7 +60,7 @@ test('changes to the file are picked up after the check interval', () => {
   assert.equal(board.isOn('maintenance'), true);
 });
 
-test('a broken file keeps the last good state and reports why', () => {
+test('a malformed file keeps the last good state and reports why', () => {
   const file = switchFile({ maintenance: true });
   const board = new SwitchBoard({ path: file, env: {}, checkEveryMs: 0 });
   touchLater(file, '{ not json', 5);

@@ -13,7 +13,7 @@
  *   stale    no heartbeat or outcome for `staleAfterMs`
  *
  * Nothing runs in the background: state is computed on demand from the
- * injected clock, so the monitor costs nothing when nobody is looking.
+ * supplied clock, so the monitor costs nothing when nobody is looking.
  */
 
 /**

@@ -7,7 +7,7 @@
  * "how many per second, and what was the p95, over the last minute" costs
  * memory proportional to the window, not to the traffic.
  *
- * The clock is injected, which makes the module deterministic under test.
+ * The clock is supplied, which makes the module deterministic under test.
  */
 
 /**

@@ -7,7 +7,7 @@
  * hot loop calling `increment` a million times produces one line, not a
  * million packets. Timings are kept as individual samples (the server computes
  * percentiles). `flush()` renders everything as StatsD lines with DogStatsD
- * style tags (`name:1|c|#env:prod`) and hands them to the injected `send`
+ * style tags (`name:1|c|#env:prod`) and hands them to the supplied `send`
  * function in packets no larger than `maxPacketBytes` (1432 fits a typical
  * UDP payload). The transport — a UDP socket, a file, a test array — is the
  * caller's choice; nothing here opens sockets or starts timers.
