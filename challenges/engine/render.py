@@ -32,6 +32,8 @@ class Rendered:
     text: str
     spans: dict[str, tuple[int, int]]
     region: tuple[int, int] | None
+    # Every marked occurrence in order (``spans`` keeps the last one of a site used twice).
+    occurrences: tuple[tuple[str, tuple[int, int]], ...] = ()
 
 
 def _line_bounds(text: str, start: int, end: int) -> tuple[int, int, str, str]:
@@ -142,6 +144,7 @@ def render(
         raise TemplateError("template_placeholder", f"unresolved placeholder {leftover.group(0)}", field="text")
     out: list[str] = []
     spans: dict[str, tuple[int, int]] = {}
+    occurrences: list[tuple[str, tuple[int, int]]] = []
     region_start: int | None = None
     region: tuple[int, int] | None = None
     opened: list[tuple[str, int]] = []
@@ -159,12 +162,13 @@ def render(
         elif ch == _CLOSE:
             site, start = opened.pop()
             spans[site] = (start, length)
+            occurrences.append((site, (start, length)))
         elif ch == _RSTART:
             region_start = length
         elif region_start is not None:
             region = (region_start, length)
     out.append(staged[pos:])
-    return Rendered("".join(out), spans, region)
+    return Rendered("".join(out), spans, region, tuple(occurrences))
 
 
 def line_span(text: str, span: tuple[int, int]) -> tuple[int, int]:
