@@ -15,7 +15,9 @@ of a few equivalent forms:
 * ``branch``     ``if c: return a`` + ``return b`` / ``if ... else`` / ``return a if c else b``;
 * ``else``       ``else`` after a branch that always leaves / the same code dedented;
 * ``guard``      a trailing ``if c:`` block / ``if not c: return`` (``continue`` in loops);
-* ``collect``    an append loop / a list comprehension.
+* ``collect``    an append loop / a list comprehension;
+* ``message``    ``raise E("...")`` / ``msg = "..."`` + ``raise E(msg)``;
+* ``parens``     ``return a, b`` / ``return (a, b)``.
 
 Every decision is ``choose(seed, kind + the node's text + its occurrence index)``, and a
 candidate's applicability never depends on text inside a protected span, so a module is
@@ -59,12 +61,15 @@ def plan(source: str, *, protected: Sequence[tuple[int, int]], seed: bytes) -> l
     moved = {str(i): span for i, span in enumerate(spans)}
     for number in range(PASSES):
         try:
-            edits = _Pass(text, list(moved.values()), seed, number).run()
+            rewrites = _Pass(text, list(moved.values()), seed, number)
+            edits = rewrites.run()
         except Exception:  # noqa: BLE001 - a module the planner cannot handle is left as it is
             break
         if not edits:
             break
         text, moved = apply(text, edits, moved)
+        if not rewrites.statements:
+            break  # only expressions changed: a further pass would find nothing new inside them
     if text == source:
         return []
     try:
@@ -275,7 +280,7 @@ def _children(node: cst.CSTNode) -> list[cst.CSTNode]:
 
 
 _EXPRESSION_KINDS = (cst.FormattedString, cst.Call, cst.Dict, cst.Assign, cst.AugAssign, cst.Comparison,
-                     cst.BooleanOperation)
+                     cst.BooleanOperation, cst.Return)
 
 
 @dataclass
@@ -286,6 +291,7 @@ class _Pass:
     number: int
     counts: dict[str, int] = field(default_factory=dict)
     edits: list[Edit] = field(default_factory=list)
+    statements: int = 0  # statement rewrites made (their insides are rewritten in the next pass)
 
     def __post_init__(self) -> None:
         self.module = cst.parse_module(self.text)
@@ -373,7 +379,7 @@ class _Pass:
     def try_statements(self, block: cst.CSTNode, owner: cst.CSTNode | None, body: Stmts, i: int) -> int:
         start = self.range(body[i])[0]
         choices: list[tuple[_Choice, int, int]] = []
-        for rule in (_ternary, _branch, _else, _guard, _collect, _pair):
+        for rule in (_ternary, _branch, _else, _guard, _collect, _pair, _message):
             for choice, count in rule(self, block, owner, body, i):
                 end = self.line_end(self.range(body[i + count - 1])[1])
                 if self.free(start, end):
@@ -400,6 +406,7 @@ class _Pass:
         if any(len(line) > MAX_LINE for line in (self.indents[-1] + text).split("\n")):
             return 0
         self.edits.append(Edit(start, end, text))
+        self.statements += 1
         return count
 
     # expression rewrites
@@ -703,6 +710,39 @@ def _pair(p: _Pass, block, owner, body: Stmts, i: int):
             yield _Choice("pair", lambda: [_stmt(f"{_code(t)} = {_code(v)}\n") for t, v in zip(targets, values)]), 1
 
 
+MESSAGE_NAMES = ("msg", "message", "detail", "reason")
+
+
+def _message(p: _Pass, block, owner, body: Stmts, i: int):
+    """``raise E("...")`` / ``msg = "..."`` + ``raise E(msg)`` (a name the function does not use)."""
+    stmt = body[i]
+    node = _single_small(stmt, (cst.Raise,))
+    func = p.enclosing_function()
+    # First pass only: every raise of a function is then decided against the same text.
+    if p.number or node is None or func is None or not isinstance(node.exc, cst.Call) or not node.exc.args:
+        return
+    first = node.exc.args[0]
+    text = first.value
+    if first.keyword is not None or first.star or not isinstance(
+            text, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)) or "\n" in _code(text):
+        return
+    if _has_comment([stmt.with_changes(leading_lines=())]):
+        return
+    func_start, func_end = p.range(func)
+    if not p.untouched(func_start, func_end):
+        return
+    # One preferred name per draw, the next free one where a function already uses it.
+    first_choice = choose(p.seed, "message-name", len(MESSAGE_NAMES))
+    names = MESSAGE_NAMES[first_choice:] + MESSAGE_NAMES[:first_choice]
+    free = [n for n in names if not _uses(p.visible[func_start:func_end], [n])]
+    if not free:
+        return
+    name = free[0]
+    call = node.exc.with_changes(args=[first.with_changes(value=cst.Name(name)), *node.exc.args[1:]])
+    raise_text = _code(node.with_changes(exc=call))
+    yield _Choice("message", lambda: [_stmt(f"{name} = {_code(text)}\n"), _stmt(raise_text + "\n")]), 1
+
+
 # --- expression rules: each yields (kind, build) --------------------------------------
 
 
@@ -957,4 +997,16 @@ def _member(p: _Pass, node: cst.CSTNode, parent):
         yield "member", lambda: _expr(text)
 
 
-_EXPRESSION_RULES = (_fstring, _dict, _augment, _compare, _isinstance, _member)
+def _parens(p: _Pass, node: cst.CSTNode, parent):
+    """``return a, b`` / ``return (a, b)``."""
+    if not isinstance(node, cst.Return) or not isinstance(node.value, cst.Tuple) or len(node.value.elements) < 2:
+        return
+    value = node.value
+    if "\n" in _code(value) or any(isinstance(e, cst.StarredElement) for e in value.elements):
+        return
+    inner = ", ".join(_code(e.value) for e in value.elements)
+    text = f"return {inner}" if value.lpar else f"return ({inner})"
+    yield "parens", lambda: cst.parse_statement(text + "\n").body[0]
+
+
+_EXPRESSION_RULES = (_fstring, _dict, _augment, _compare, _isinstance, _member, _parens)
