@@ -707,7 +707,7 @@ def _pair(p: _Pass, block, owner, body: Stmts, i: int):
                 and not any(isinstance(e, cst.StarredElement) for e in [*target.elements, *value.elements]) \
                 and all(_quiet(v) for v in values) and _code(targets[0]) != _code(targets[1]) \
                 and not _uses(" ".join(map(_code, values)), [_code(t) for t in targets]):
-            yield _Choice("pair", lambda: [_stmt(f"{_code(t)} = {_code(v)}\n") for t, v in zip(targets, values)]), 1
+            yield _Choice("pair", lambda: [_stmt(f"{_code(t)} = {_code(v)}\n") for t, v in zip(targets, values, strict=True)]), 1
 
 
 MESSAGE_NAMES = ("msg", "message", "detail", "reason")
@@ -844,7 +844,7 @@ def _dict(p: _Pass, node: cst.CSTNode, parent):
 
         def build_call() -> cst.CSTNode:
             args = []
-            for k, element in zip(keys, node.elements):
+            for k, element in zip(keys, node.elements, strict=True):
                 assert isinstance(element, cst.DictElement)
                 args.append(cst.Arg(value=element.value, keyword=cst.Name(k),
                                     equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""),

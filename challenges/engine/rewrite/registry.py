@@ -78,7 +78,7 @@ def rewrite(
     pieces = [new_gaps[0]]
     shift: list[int] = []
     length = len(new_gaps[0])
-    for (a, b), gap in zip(blocks, new_gaps[1:]):
+    for (a, b), gap in zip(blocks, new_gaps[1:], strict=True):
         shift.append(length - a)
         pieces += [text[a:b], gap]
         length += (b - a) + len(gap)
