@@ -18,9 +18,10 @@ from typing import Any
 
 from challenges.engine.errors import DrawError
 
+# 3: library components (metrics, storage, ...) and a bootstrap module composed per draw;
+# source modules rewritten per draw (semantics-preserving, outside the sites).
 # 2: contributors recorded in the draw, non-linear history, reflogs and sample hooks,
 # README/CHANGELOG/commit styles drawn per project.
-# 3: library components (metrics, storage, ...) and a bootstrap module composed per draw.
 ENGINE_VERSION = "3"
 # History start window (UTC epoch seconds): 2023-01-02 .. 2025-09-01.
 TIME_BASE_RANGE: tuple[int, int] = (1672617600, 1756684800)

@@ -11,9 +11,10 @@ with its feature and no commit ever holds the fixed region.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import random
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -31,6 +32,7 @@ from challenges.engine.naming import LexiconView, Namer, generic_error, human, p
 from challenges.engine.patches import unified_diff
 from challenges.engine.prose import fix_articles
 from challenges.engine.render import expand_to_lines, line_span, render
+from challenges.engine.rewrite.registry import rewrite as rewrite_module
 from challenges.engine.statement import compose
 from challenges.engine.styles import CommitVoice, handle_of
 
@@ -43,6 +45,7 @@ UNDOCUMENTED_MODULES = 2
 CONTEXT_SEED_SALT = 0x5EED_C0DE
 HISTORY_SEED_SALT = 0x0415_7021
 VOICE_SEED_SALT = 0x0B0D_1E55
+REWRITE_SEED_LABEL = b"code-rewrite"
 
 
 def resolve_lexicon(key: str, lexicon: Any = None) -> LexiconView:
@@ -62,6 +65,25 @@ class _Layout:
     info: ProjectInfo
     paths: dict[str, str]  # module key -> path
     modules: dict[str, Module]
+    # Per-draw rewrite of the source modules (None: modules are emitted as rendered).
+    rewrite_seed: bytes | None = None
+    # Rewrites already planned in this build (see ``registry.rewrite``).
+    rewrites: dict[tuple, tuple[str, ...]] = field(default_factory=dict)
+
+
+def rewrite_seed(draw: Draw) -> bytes:
+    """The seed of the draw's code rewrites, apart from every other use of the history seed."""
+    return hashlib.blake2b(str(draw.history_seed).encode(), key=REWRITE_SEED_LABEL, digest_size=16).digest()
+
+
+_REGION = "\x00region"
+
+
+def _rewrite(lay: _Layout, text: str, protected: dict[str, tuple[int, int]]
+             ) -> tuple[str, dict[str, tuple[int, int]]]:
+    """``text`` rewritten by the language's planner outside the ``protected`` spans, with the spans moved."""
+    assert lay.rewrite_seed is not None
+    return rewrite_module(lay.emitter.language, text, protected, lay.rewrite_seed, lay.rewrites)
 
 
 def _layout(bp: Blueprint, emitter: Emitter, info: ProjectInfo) -> _Layout:
@@ -78,6 +100,29 @@ def _layout(bp: Blueprint, emitter: Emitter, info: ProjectInfo) -> _Layout:
     return _Layout(emitter, info, paths, modules)
 
 
+def _render_module(
+    bp: Blueprint, lay: _Layout, module: Module, snippets: dict[str, str], mark: tuple[str, ...] = ()
+) -> tuple[str, dict[str, tuple[int, int]], tuple[tuple[int, int], ...]]:
+    """One module's text, the spans of its ``mark``ed sites and every marked region, in order."""
+    path = lay.paths[module.key]
+    names = {**bp.names, **lay.emitter.module_names(path)}
+    imports = lay.emitter.render_imports(module, lay.paths, lay.info)
+    rewrite = lay.rewrite_seed is not None and not module.test
+    # A rewritten module keeps every site (not only the marked ones) and every region as
+    # they render, so all variants of the module differ only inside the sites.
+    out = render(module.text, names, snippets, mark=tuple(snippets) if rewrite else mark, imports=imports)
+    text = out.text.rstrip("\n") + "\n"
+    regions = out.regions or ((out.region,) if out.region is not None else ())
+    if not rewrite:
+        return text, dict(out.spans), regions
+    protected = {f"{i}\x00{site}": span for i, (site, span) in enumerate(out.occurrences)}
+    last = {site: f"{i}\x00{site}" for i, (site, _) in enumerate(out.occurrences)}
+    protected.update({f"{_REGION}{i}": region for i, region in enumerate(regions)})
+    text, moved = _rewrite(lay, text, protected)
+    site_spans = {site: moved[last[site]] for site in out.spans if site in mark}
+    return text, site_spans, tuple(moved[f"{_REGION}{i}"] for i in range(len(regions)))
+
+
 def _render_modules(
     bp: Blueprint, lay: _Layout, modules: list[Module], snippets: dict[str, str], mark: tuple[str, ...] = ()
 ) -> tuple[dict[str, str], dict[str, tuple[str, tuple[int, int]]], dict[str, tuple[int, int]]]:
@@ -86,15 +131,12 @@ def _render_modules(
     regions: dict[str, tuple[int, int]] = {}
     for module in modules:
         path = lay.paths[module.key]
-        names = {**bp.names, **lay.emitter.module_names(path)}
-        imports = lay.emitter.render_imports(module, lay.paths, lay.info)
-        out = render(module.text, names, snippets, mark=mark, imports=imports)
-        text = out.text.rstrip("\n") + "\n"
+        text, site_spans, marked = _render_module(bp, lay, module, snippets, mark)
         files[path] = text
-        for site, span in out.spans.items():
+        for site, span in site_spans.items():
             spans[site] = (path, span)
-        if out.region is not None:
-            regions[path] = out.region
+        if marked:
+            regions[path] = marked[-1]
     return files, spans, regions
 
 
@@ -431,6 +473,10 @@ def generate(draw: Draw, *, lexicon: Any = None) -> GeneratedInstance:
         # "InvalidTaxCode" for a bad setting) becomes the generic name for its role.
         return generate(draw, lexicon=lex.with_errors({role: generic_error(role, draw.history_seed)
                                                        for role in misfits}))
+    # The error-name check above reads the modules as rendered (rewrites keep every raise
+    # and its message); from here on the source modules are rewritten per draw.
+    lay.rewrite_seed = rewrite_seed(draw)
+    shipped, _, _ = _render_modules(bp, lay, visible_modules, shipped_sites)
     source_paths = [lay.paths[m.key] for m in bp.modules]
     shipped.update(emitter.scaffold(info, ScaffoldState(version="0", source_paths=tuple(source_paths),
                                                         settings=bp.settings)))
@@ -563,9 +609,7 @@ def _fault_regions(bp: Blueprint, lay: _Layout, gold_sites: dict[str, str], gold
     for site in faults:
         path, span = gold_spans[site]
         module = next(m for m in bp.modules if lay.paths[m.key] == path)
-        names = {**bp.names, **lay.emitter.module_names(path)}
-        marked = render(module.text, names, gold_sites, imports=lay.emitter.render_imports(module, lay.paths,
-                                                                                            lay.info)).regions
+        _, _, marked = _render_module(bp, lay, module, gold_sites)
         region = next((r for r in marked if r[0] <= span[0] and span[1] <= r[1]), None)
         if region is None:
             region = expand_to_lines(gold_rendered[path], span)

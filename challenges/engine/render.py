@@ -42,6 +42,8 @@ class Rendered:
     region: tuple[int, int] | None
     # Every marked region in order (a module may hold one per fault); ``region`` is the last.
     regions: tuple[tuple[int, int], ...] = ()
+    # Every marked occurrence in order (``spans`` keeps the last one of a site used twice).
+    occurrences: tuple[tuple[str, tuple[int, int]], ...] = ()
 
 
 def _line_bounds(text: str, start: int, end: int) -> tuple[int, int, str, str]:
@@ -153,6 +155,7 @@ def render(
     staged = staged.replace(LITERAL_BRACES, "{{")
     out: list[str] = []
     spans: dict[str, tuple[int, int]] = {}
+    occurrences: list[tuple[str, tuple[int, int]]] = []
     region_start: int | None = None
     region: tuple[int, int] | None = None
     regions: list[tuple[int, int]] = []
@@ -171,13 +174,14 @@ def render(
         elif ch == _CLOSE:
             site, start = opened.pop()
             spans[site] = (start, length)
+            occurrences.append((site, (start, length)))
         elif ch == _RSTART:
             region_start = length
         elif region_start is not None:
             region = (region_start, length)
             regions.append(region)
     out.append(staged[pos:])
-    return Rendered("".join(out), spans, region, tuple(regions))
+    return Rendered("".join(out), spans, region, tuple(regions), tuple(occurrences))
 
 
 def line_span(text: str, span: tuple[int, int]) -> tuple[int, int]:
