@@ -4,8 +4,8 @@
 "an SLA"); the renderer uses it for an article written just before a placeholder, and
 the realism gate uses ``grammar_problems`` to refuse prose that still gets it wrong
 or puts a count before the wrong number ("one records", "three record.").
-``prose_of`` extracts the prose of a file (Markdown as is; comments, docstrings and
-string literals of Python and JavaScript) so code is never read as English.
+``prose_of`` extracts the prose of a file (Markdown as is; the comments and docstrings
+of Python, the comments of JavaScript) so code and data are never read as English.
 """
 
 from __future__ import annotations
@@ -23,6 +23,22 @@ _VOWEL_LETTERS = set("AEFHILMNORSX")
 _NUMBER_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "several", "many",
                  "these", "those", "both")
 _SINGULAR_DETERMINERS = ("a", "an", "one", "each", "every", "this", "that", "another")
+# Abbreviations people say either as letters or as a word ("a URL"/"an URL", "an SQL"/"a SQL"):
+# either article is accepted before them, as before any all-capital initialism ("a SIEM").
+_EITHER_ARTICLE = frozenset({"url", "urls", "uri", "uris", "sql", "http", "https", "html", "xml", "ssh",
+                             "ssl", "smtp", "faq", "sms"})
+# Words after "a" that show it is a letter or variable, never an article ("a and b", "a or b").
+_NOT_AFTER_ARTICLE = frozenset({"a", "an", "b", "c", "d", "x", "n", "and", "or", "nor", "but", "than"})
+
+
+def _head(token: str) -> str:
+    """The first part of a compound ("URL" of "URL-safe", "TCP" of "TCP/IP")."""
+    return re.split(r"[-/]", token, maxsplit=1)[0]
+
+
+def _initialism(token: str) -> bool:
+    head = _head(token)
+    return len(head) > 1 and head.isupper() and head.isalpha()
 
 
 def wants_an(word: str) -> bool:
@@ -30,7 +46,7 @@ def wants_an(word: str) -> bool:
     token = re.sub(r"^[^A-Za-z0-9]+", "", word)
     if not token:
         return False
-    if len(token) > 1 and token.isupper() and token.isalpha():
+    if _initialism(token):
         return token[0] in _VOWEL_LETTERS
     if token[0].isdigit():
         return token.startswith(("8", "11", "18")) and not token.startswith(("800", "80", "81"))
@@ -54,11 +70,20 @@ def fix_articles(text: str) -> str:
     """``text`` (prose) with every indefinite article fitted to the word after it."""
     def repl(m: re.Match[str]) -> str:
         art, word = m.group(1), m.group(2)
-        if word.lower() in ("a", "an", "b", "c", "d", "x", "n") or "_" in word:
+        if word.lower() in _NOT_AFTER_ARTICLE or "_" in word:
             return m.group(0)
         return article(word, capital=art[0].isupper()) + m.group(0)[len(art):]
 
     return _ARTICLE.sub(repl, text)
+
+
+def accepted_articles(word: str) -> frozenset[str]:
+    """The lowercase articles that may stand before ``word``: both before an initialism or a
+    word of ``_EITHER_ARTICLE``, else the one its sound asks for."""
+    token = re.sub(r"^[^A-Za-z0-9]+", "", word)
+    if _initialism(token) or _head(token).lower() in _EITHER_ARTICLE:
+        return frozenset({"a", "an"})
+    return frozenset({article(word)})
 
 
 def grammar_problems(text: str, nouns: Iterable[tuple[str, str]] = ()) -> list[str]:
@@ -70,8 +95,10 @@ def grammar_problems(text: str, nouns: Iterable[tuple[str, str]] = ()) -> list[s
     problems: list[str] = []
     for m in _ARTICLE.finditer(text):
         art, word = m.group(1), m.group(2)
-        if word.lower() in ("a", "an", "b", "c", "d", "x", "n") or "_" in word:
+        if word.lower() in _NOT_AFTER_ARTICLE or "_" in word:
             continue  # a variable or a list item letter, not an article
+        if art.lower() in accepted_articles(word):
+            continue
         right = article(word, capital=art[0].isupper())
         if right != art:
             problems.append(f"'{art} {word}' should be '{right} {word}'")
@@ -86,32 +113,42 @@ def grammar_problems(text: str, nouns: Iterable[tuple[str, str]] = ()) -> list[s
     return problems
 
 
-_JS_PROSE = re.compile(r"//[^\n]*|/\*[\s\S]*?\*/|'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"|`(?:[^`\\]|\\.)*`")
+# Comments and string literals (strings are matched so that "//" inside one is not a comment).
+_JS_TOKENS = re.compile(r"//[^\n]*|/\*[\s\S]*?\*/|'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"|`(?:[^`\\]|\\.)*`")
+# Python tokens after which a string is a statement of its own: a docstring.
+_STATEMENT_START = (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENCODING)
 
 
 def prose_of(path: str, text: str) -> str:
-    """The English of one file: all of a Markdown/text file; the comments, docstrings and
-    string literals of Python and JavaScript (template-literal code elided); nothing else."""
+    """The English of one file: all of a Markdown/text file; the comments and docstrings of
+    Python; the comments of JavaScript; nothing else.  String literals are left out: in
+    source and tests they are as often data ("a and b", "a end") as sentences."""
     if path.endswith((".md", ".txt", ".rst")) or "." not in path.rsplit("/", 1)[-1]:
         return _strip_code_blocks(text)
     if path.endswith(".py"):
         parts: list[str] = []
+        previous, depth = tokenize.ENCODING, 0
         try:
             for tok in tokenize.generate_tokens(io.StringIO(text).readline):
                 if tok.type == tokenize.COMMENT:
                     parts.append(tok.string.lstrip("#"))
-                elif tok.type == tokenize.STRING:
+                    continue
+                if tok.type == tokenize.NL:
+                    continue
+                if tok.type == tokenize.STRING and not depth and previous in _STATEMENT_START:
                     parts.append(_unquote(tok.string))
+                elif tok.type == tokenize.OP:
+                    depth += (tok.string in "([{") - (tok.string in ")]}")
+                previous = tok.type
         except (tokenize.TokenError, IndentationError, SyntaxError):
             return ""
         return "\n".join(parts)
     if path.endswith((".js", ".mjs", ".cjs", ".ts")):
         found = []
-        for m in _JS_PROSE.finditer(text):
+        for m in _JS_TOKENS.finditer(text):
             chunk = m.group(0)
-            if chunk.startswith("`"):
-                chunk = re.sub(r"\$\{[^}]*\}", "\u2026", chunk)
-            found.append(chunk.strip("/*'\"`"))
+            if chunk.startswith("/"):
+                found.append(chunk.strip("/*"))
         return "\n".join(found)
     return ""
 

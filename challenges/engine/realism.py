@@ -4,7 +4,8 @@ mechanically (pure; no sandbox, no database).
 Each check returns refusals with a reason a reader can act on:
 
 - ``grammar``: articles and number agreement in the project's prose (README, changelog,
-  comments, docstrings, string literals, commit messages), see ``challenges.engine.prose``;
+  comments, docstrings, commit messages; not string literals, which are often data), see
+  ``challenges.engine.prose``;
 - ``error_fit``: an error class named after something specific (``InvalidTaxCode``,
   ``BedDoubleBooked``) raised with a message about something else (settings, a priority);
 - ``warning_every_call``: a ``logger.warning`` that runs on every call of a function

@@ -179,7 +179,9 @@ def _js_literal(value: Any, indent: int) -> str:
     if isinstance(value, list | tuple):
         return "[" + ", ".join(_js_literal(v, indent) for v in value) + "]"
     if isinstance(value, str):
-        return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+        # JSON escapes every control character; only the quote style differs.
+        body = json.dumps(value, ensure_ascii=False)[1:-1].replace('\\"', '"').replace("'", "\\'")
+        return "'" + body + "'"
     return json.dumps(value)
 
 

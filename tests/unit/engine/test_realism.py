@@ -59,6 +59,37 @@ def test_grammar_problems_flags_articles_and_agreement_in_prose_only():
     assert grammar_problems(prose_of("pkg/m.py", '# A invoice is issued here\nx = 1\n'))
 
 
+@pytest.mark.parametrize("text", [
+    "Pass a url here.", "Pass a URL here.", "Make a URL-safe slug.", "Forward it to a SIEM.",
+    "Forward it to an SIEM.", "Run an SQL query or a SQL query.", "An URL or a UUID.", "a user and a one-off",
+    "an hour", "an HTTP client or a HTTP client",
+])
+def test_grammar_accepts_either_article_where_usage_differs(text):
+    assert grammar_problems(text) == []
+
+
+@pytest.mark.parametrize("text", ["An weather report arrived.", "Pick a apple.", "an user", "an one-off", "a hour"])
+def test_grammar_still_refuses_articles_against_the_sound(text):
+    assert grammar_problems(text)
+
+
+def test_prose_of_reads_comments_and_docstrings_not_string_data():
+    py = ('"""A apple module."""\nWORDS = ["a and", "a or"]\nx = f(\n    "a end",\n)\n\n\n'
+          'def g():\n    """An weather report."""\n    return "a invoice"\n')
+    assert grammar_problems(prose_of("tests/test_m.py", py)) == [
+        "'A apple' should be 'An apple'", "'An weather' should be 'A weather'"]
+    js = ("// A apple here\nassert.equal(list(['a', 'b']), 'a and b');\ntrace.push('a end');\n"
+          "const u = 'http://x'; /* An weather report */\n")
+    assert grammar_problems(prose_of("test/m.test.js", js)) == [
+        "'A apple' should be 'An apple'", "'An weather' should be 'A weather'"]
+    assert grammar_problems(prose_of("test/m.test.js", "schema.load({ URL: 'not a url with a and b' });\n")) == []
+    assert grammar_problems("Sort a and b, then a or c.") == []
+
+
+def test_article_reads_the_initialism_at_the_head_of_a_compound():
+    assert article("URL-safe") == "a" and article("SLA-based") == "an"
+
+
 def test_renderer_fits_an_article_written_before_a_placeholder():
     out = render('"""An {{e}} or a {{f}}."""\nA{{e}} x.a {{f}}', {"e": "weather report", "f": "invoice"}, {})
     assert out.text == '"""A weather report or an invoice."""\nAweather report x.a invoice'

@@ -3,6 +3,7 @@ and the generated project runs them: their tests and the bootstrap's tests pass 
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import shutil
@@ -15,7 +16,7 @@ import pytest
 from challenges.engine import draw, generate
 from challenges.engine.components import catalog as catalog_module
 from challenges.engine.components.catalog import load_catalog
-from challenges.engine.components.compose import TIER_KINDS, choose, compose
+from challenges.engine.components.compose import TIER_KINDS, _js_literal, choose, compose
 from challenges.engine.context import BuildContext
 from challenges.engine.generate import CONTEXT_SEED_SALT, resolve_lexicon
 from challenges.engine.model import get_template
@@ -197,6 +198,39 @@ def test_javascript_project_runs_component_and_bootstrap_tests(js_library, tmp_p
     component_tests = [p for p in instance.visible_tests if "sequence" in p or "DEFAULTS" in instance.files[p]]
     assert len(component_tests) == 2, instance.visible_tests
     proc = subprocess.run([node, "--test", *component_tests], cwd=root, capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]
+    assert "# fail 0" in proc.stdout and "# pass 0" not in proc.stdout
+
+
+def test_javascript_string_defaults_are_valid_source():
+    node = shutil.which("node")
+    assert node is not None, "node is required for the JavaScript projects"
+    value = {"format": "line one\nline\ttwo \"q\" 'a' \\ \u2028", "list": ["x\ny", 1, True, None], "2nd": {}}
+    script = f"process.stdout.write(JSON.stringify({_js_literal(value, 0)}));"
+    proc = subprocess.run([node, "-e", script], capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == value
+
+
+@pytest.mark.parametrize("slug", ["buffered-writer", "booking-ledger"])
+def test_javascript_bootstrap_with_the_real_library_checks_and_passes(tmp_path, slug):
+    node = shutil.which("node")
+    assert node is not None, "node is required for the JavaScript projects"
+    d = draw(slug, "javascript", random.Random(3), lexicons=LEXICONS)
+    instance = generate(d, lexicon=BY_KEY[d.lexicon_key])
+    for path, text in instance.files.items():
+        target = tmp_path / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+    boot_tests = [p for p in instance.visible_tests if "DEFAULTS" in instance.files[p]]
+    assert len(boot_tests) == 1, instance.visible_tests
+    sources = [p for p in instance.source_paths if "const DEFAULTS" in instance.files[p]]
+    assert len(sources) == 1
+    check = subprocess.run([node, "--check", sources[0]], cwd=tmp_path, capture_output=True, text=True,
+                           timeout=60, check=False)
+    assert check.returncode == 0, check.stderr
+    proc = subprocess.run([node, "--test", *boot_tests], cwd=tmp_path, capture_output=True, text=True,
                           timeout=120, check=False)
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]
     assert "# fail 0" in proc.stdout and "# pass 0" not in proc.stdout

@@ -51,11 +51,9 @@ test('serial mode runs handlers one after another in order', async () => {
 
 test('a slow handler times out without blocking the others', async () => {
   const d = createDispatcher({ handlerTimeoutMs: 20 });
-  d.on('e', () => sleep(200), 'slow');
+  d.on('e', () => new Promise(() => {}), 'slow');
   d.on('e', () => 1, 'fast');
-  const started = Date.now();
   const result = await d.dispatch('e');
-  assert.ok(Date.now() - started < 150);
   assert.ok(result.outcomes[0].error instanceof HandlerTimeoutError);
   assert.match(result.outcomes[0].error.message, /slow for e did not finish within 20 ms/);
   assert.equal(result.outcomes[1].ok, true);

@@ -80,11 +80,18 @@ test('acquire waits for release and times out otherwise', async () => {
   const file = lockPath();
   const holder = new FileLock(file);
   holder.tryAcquire();
-  const waiter = new FileLock(file, { pollMs: 5 });
-  setTimeout(() => holder.release(), 30);
-  await waiter.acquire({ timeoutMs: 2000 });
+  // The waiter's clock stands still, so only the release can end its wait.
+  const waiter = new FileLock(file, { pollMs: 1, now: () => 0 });
+  const waiting = waiter.acquire({ timeoutMs: 30 });
+  setTimeout(() => holder.release(), 5);
+  await waiting;
   assert.equal(waiter.held, true);
-  const third = new FileLock(file, { pollMs: 5 });
+  // The third one's clock moves 10 ms per reading: it gives up after a few polls.
+  let t = 0;
+  const third = new FileLock(file, { pollMs: 1, now: () => {
+    t += 10;
+    return t;
+  } });
   await assert.rejects(third.acquire({ timeoutMs: 30 }), LockTimeoutError);
   waiter.release();
 });

@@ -21,9 +21,20 @@ test('read-modify-write sections on one key do not interleave', async () => {
 
 test('different keys run in parallel', async () => {
   const mutex = new KeyedMutex();
-  const started = Date.now();
-  await Promise.all(['a', 'b', 'c', 'd'].map((key) => mutex.run(key, () => sleep(40))));
-  assert.ok(Date.now() - started < 140);
+  const inside = [];
+  let open;
+  const gate = new Promise((resolve) => {
+    open = resolve;
+  });
+  const runs = ['a', 'b', 'c', 'd'].map((key) => mutex.run(key, async () => {
+    inside.push(key);
+    await gate;
+  }));
+  await sleep(0);
+  assert.deepEqual(inside, ['a', 'b', 'c', 'd']);
+  open();
+  await Promise.all(runs);
+  assert.equal(mutex.size, 0);
 });
 
 test('waiters are served in arrival order', async () => {

@@ -65,11 +65,17 @@ test('renewing keeps a lease alive', () => {
 });
 
 test('a waiter gets the permit when a forgotten lease expires', async () => {
-  const sem = createSemaphore({ permits: 1, leaseMs: 30 });
+  let now = 0;
+  const sem = createSemaphore({ permits: 1, leaseMs: 30, now: () => now });
   sem.tryAcquire();
-  const started = Date.now();
-  const lease = await sem.acquire({ timeoutMs: 1000 });
-  assert.ok(Date.now() - started >= 25);
+  const waiting = sem.acquire();
+  now = 29;
+  assert.equal(sem.reap(), 0);
+  assert.equal(sem.waiting, 1);
+  now = 30;
+  assert.equal(sem.reap(), 1);
+  const lease = await waiting;
+  assert.equal(sem.waiting, 0);
   assert.equal(sem.expired, 1);
   lease.release();
 });

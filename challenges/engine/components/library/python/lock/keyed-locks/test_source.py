@@ -25,10 +25,11 @@ class KeyedLocksTest(unittest.TestCase):
 
     def test_serialises_concurrent_work_per_key(self):
         counter = {"value": 0}
+        locks = KeyedLocks(timeout=-1)  # wait as long as it takes: a busy machine must not time out
 
         def work():
             for _ in range(200):
-                with self.locks.hold("counter"):
+                with locks.hold("counter"):
                     current = counter["value"]
                     counter["value"] = current + 1
 
@@ -38,7 +39,7 @@ class KeyedLocksTest(unittest.TestCase):
         for thread in threads:
             thread.join()
         self.assertEqual(counter["value"], 800)
-        self.assertEqual(len(self.locks), 0)
+        self.assertEqual(len(locks), 0)
 
     def test_hold_times_out(self):
         self.locks.acquire("busy")
