@@ -402,7 +402,10 @@ class _Planner:
         return text if node.type in _PRIMARY else f"({text})"
 
     def string_literal(self, text: str) -> str:
-        return self.quote + text.replace(self.quote, "\\" + self.quote) + self.quote
+        quote = self.quote
+        if quote in text and ('"' if quote == "'" else "'") not in text:
+            quote = '"' if quote == "'" else "'"
+        return quote + text.replace(quote, "\\" + quote) + quote
 
 
 # --- the rewrites ------------------------------------------------------------------------------
