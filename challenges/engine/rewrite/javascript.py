@@ -13,7 +13,8 @@ What every rewrite may assume, and nothing more:
 * property reads (``a.b``, ``a[0]``) have no side effects, so a *pure read* (identifier,
   ``this``, literal, or a non-optional property chain of those) may be evaluated twice,
   or in another order; calls never are;
-* the global ``undefined`` and ``String`` are not rebound in the module (checked);
+* the globals ``undefined``, ``String`` and ``Object`` are not rebound in the module (checked),
+  and an identifier the module declares somewhere is declared where it is read;
 * a rewrite may change the message of an engine ``TypeError`` thrown on ``null`` or
   ``undefined`` (``const { a } = null`` vs ``null.a``), never whether or where it is
   thrown; ``String(x)`` for a template substitution succeeds on a symbol where the
@@ -36,7 +37,7 @@ from .edits import Edit, choose
 #: Longest line a rewrite may produce (when the original line was shorter).
 MAX_LINE = 110
 #: Most statements an early exit's remainder may hold to be moved into an ``else``.
-MAX_ELSE_STATEMENTS = 4
+MAX_ELSE_STATEMENTS = 3
 
 Decide = Callable[[str, str, int], int]
 
@@ -116,17 +117,15 @@ class _Planner:
                  kinds: Sequence[str] | None) -> None:
         self.text = source
         self.src = source.encode("utf-8")
-        if source.isascii():
-            self.char_of: Callable[[int], int] = lambda b: b
-            byte_of: Callable[[int], int] = lambda c: c
-        else:
-            offsets = [0]
+        # tree-sitter counts bytes, edits count characters: map one onto the other.
+        offsets = [0]
+        if not source.isascii():
             for ch in source:
                 offsets.append(offsets[-1] + len(ch.encode("utf-8")))
-            index = {b: c for c, b in enumerate(offsets)}
-            self.char_of = index.__getitem__
-            byte_of = offsets.__getitem__
-        self.protected = [(byte_of(a), byte_of(b)) for a, b in protected]
+        ascii_only = len(offsets) == 1
+        index = {b: c for c, b in enumerate(offsets)}
+        self.char_of: Callable[[int], int] = int if ascii_only else index.__getitem__
+        self.protected = [(a, b) if ascii_only else (offsets[a], offsets[b]) for a, b in protected]
         self.decide = decide
         self.rewrites = [(kind, fn) for kind, fn in REWRITES if kinds is None or kind in kinds]
         self.tree = _parser().parse(self.src)
@@ -134,6 +133,7 @@ class _Planner:
         self.quote = "'" if self.src.count(b"'") >= self.src.count(b'"') else '"'
         self.unit = self._indent_unit()
         self.bound = self._bound_names()
+        self.reassigned = self.assigned(self.root)
         self.occurrence: dict[tuple[int, int, str], int] = {}
         seen: Counter = Counter()
         for node in _walk(self.root):
@@ -368,11 +368,17 @@ class _Planner:
             if n.type in {"assignment_expression", "augmented_assignment_expression"}:
                 names |= self.pattern_names(n.child_by_field_name("left")) \
                     if n.child_by_field_name("left").type != "member_expression" else set()
+            elif n.type == "for_in_statement" and n.child_by_field_name("kind") is None:
+                names |= self.pattern_names(n.child_by_field_name("left"))
             elif n.type == "update_expression":
                 arg = n.child_by_field_name("argument")
                 if arg is not None and arg.type == "identifier":
                     names.add(self.raw(arg))
         return names
+
+    def constant(self, node) -> bool:
+        """A literal or a constant-style name (``MAX_SIZE``)."""
+        return node.type in _LITERALS or (node.type == "identifier" and self.raw(node).isupper())
 
     def has_comment(self, node) -> bool:
         return any(n.type == "comment" for n in _walk(node))
@@ -448,7 +454,7 @@ def _flip_comparison(p: _Planner, node, kind: str) -> Rewrite | None:
     left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
     if not (p.is_pure(left) and p.is_pure(right)) or p.has_comment(node):
         return None
-    if right.type in _LITERALS and left.type not in _LITERALS:
+    if p.constant(right) and not p.constant(left):
         return None  # `x < 0` stays: nobody writes `0 > x`, but `0 > x` may become `x < 0`
     if not p.pick(kind, node):
         return None
@@ -531,7 +537,6 @@ def _branch(p: _Planner, node) -> str:
 
 def _conditional(p: _Planner, node, kind: str) -> Rewrite | None:
     """``if (c) { x = a; } else { x = b; }`` <-> ``x = c ? a : b;``; same for ``return``."""
-    indent = None
     if node.type == "if_statement":
         block = _else_block(node)
         consequence = node.child_by_field_name("consequence")
@@ -962,9 +967,131 @@ def _for_each(p: _Planner, node, kind: str) -> Rewrite | None:
         binding = p.raw(arrow.child_by_field_name("parameter"))
     if arrow.children[0].type == "async" or body.type != "statement_block" or not _loop_free(p, body):
         return None
+    if p.pattern_names(params.named_children[0] if params is not None else arrow.child_by_field_name("parameter")) \
+            & p.assigned(body):
+        return None  # the parameter is assigned: a `const` loop binding could not be
     if p.has_comment(node) or p.indent_of(node) is None or not p.pick(kind, node):
         return None
     return Rewrite(f"for (const {binding} of {p.out(receiver)}) {p.out(body)}", node.end_byte)
+
+
+def _module_style(p: _Planner, kind: str) -> int:
+    """A choice made once per module (and so per project): a style, not a per-site habit."""
+    return p.decide(kind, "\x00module", 2)
+
+
+def _declaration_kind(p: _Planner, node, kind: str) -> Rewrite | None:
+    """``const x = v`` <-> ``let x = v`` inside a function, for names the module never assigns."""
+    if node.type != "lexical_declaration" or node.parent is None \
+            or node.parent.type not in {"statement_block", "switch_case", "switch_default"}:
+        return None
+    decls = [c for c in node.named_children if c.type == "variable_declarator"]
+    if not decls or "require(" in p.raw(node):
+        return None
+    names = set().union(*(p.pattern_names(d.child_by_field_name("name")) for d in decls))
+    current = node.child_by_field_name("kind")
+    if names & p.reassigned or (current.type == "let" and any(d.child_by_field_name("value") is None
+                                                              for d in decls)):
+        return None
+    if not p.pick(kind, node):
+        return None
+    word = "const" if current.type == "let" else "let"
+    return Rewrite(word + p.splice(node, current.end_byte, node.end_byte), node.end_byte)
+
+
+def _arrow_parens(p: _Planner, node, kind: str) -> Rewrite | None:
+    """``(x) => ...`` <-> ``x => ...`` for a lone plain parameter, one style per module."""
+    if node.type != "arrow_function":
+        return None
+    params = node.child_by_field_name("parameters")
+    if params is not None:
+        inner = params.named_children
+        if len(inner) != 1 or inner[0].type != "identifier" or p.raw(params) != f"({p.raw(inner[0])})":
+            return None
+        text = p.raw(inner[0])
+    else:
+        params = node.child_by_field_name("parameter")
+        if params is None:
+            return None
+        text = f"({p.raw(params)})"
+    if not _module_style(p, kind):
+        return None
+    return Rewrite(p.between(node.start_byte, params.start_byte) + text
+                   + p.splice(node, params.end_byte, node.end_byte), node.end_byte)
+
+
+_JUMPS = frozenset({"return_statement", "throw_statement", "break_statement", "continue_statement"})
+
+
+def _guard_braces(p: _Planner, node, kind: str) -> Rewrite | None:
+    """``if (c) { return x; }`` <-> ``if (c) return x;``, one style per module."""
+    if node.type != "if_statement" or node.child_by_field_name("alternative") is not None \
+            or node.parent is None or node.parent.type not in _STATEMENT_LISTS:
+        return None
+    cond, consequence = node.child_by_field_name("condition"), node.child_by_field_name("consequence")
+    if consequence.type == "statement_block":
+        inner = consequence.named_children
+        if len(inner) != 1 or inner[0].type not in _JUMPS or p.has_comment(node):
+            return None
+        text = f"if {p.out(cond)} {p.out(inner[0])}"
+        if not p.single_line(text) or not p.fits(node, text) or not _module_style(p, kind):
+            return None
+        return Rewrite(text, node.end_byte)
+    indent = p.indent_of(node)
+    if consequence.type not in _JUMPS or indent is None or p.has_comment(node) or not _module_style(p, kind):
+        return None
+    return Rewrite(f"if {p.out(cond)} {{\n{indent}{p.unit}{p.out(consequence)}\n{indent}}}", node.end_byte)
+
+
+def _loop_step(p: _Planner, node, kind: str) -> Rewrite | None:
+    """``for (let i = 0; ...; i += 1)`` <-> ``...; i++)`` for a numeric counter the body leaves alone."""
+    if node.type != "for_statement":
+        return None
+    init, step, body = (node.child_by_field_name(f) for f in ("initializer", "increment", "body"))
+    if init is None or step is None or init.type != "lexical_declaration":
+        return None
+    decls = [c for c in init.named_children if c.type == "variable_declarator"]
+    if len(decls) != 1 or decls[0].child_by_field_name("name").type != "identifier":
+        return None
+    value = decls[0].child_by_field_name("value")
+    counter = p.raw(decls[0].child_by_field_name("name"))
+    cond = node.child_by_field_name("condition")
+    if value is None or value.type != "number" or counter in p.assigned(body) \
+            or (cond is not None and counter in p.assigned(cond)):
+        return None
+    if step.type == "augmented_assignment_expression" and step.child_by_field_name("operator").type == "+=" \
+            and p.raw(step.child_by_field_name("left")) == counter and p.raw(step.child_by_field_name("right")) == "1":
+        text = f"{counter}++"
+    elif step.type == "update_expression" and p.raw(step) in {f"{counter}++", f"++{counter}"}:
+        text = f"{counter} += 1"
+    else:
+        return None
+    if p.has_comment(node) or not p.pick(kind, node):
+        return None
+    return Rewrite(p.splice(node, node.start_byte, step.start_byte) + text
+                   + p.splice(node, step.end_byte, node.end_byte), node.end_byte)
+
+
+def _trailing_comma(p: _Planner, node, kind: str) -> Rewrite | None:
+    """A trailing comma after the last element of a multi-line list, or none: one style per module."""
+    if node.type not in {"object", "array", "arguments"} or node.start_point[0] == node.end_point[0]:
+        return None
+    if node.type == "array" and _HOLE.search(p.raw(node)):
+        return None
+    tokens = [c for c in node.children if c.type != "comment"]
+    if len(tokens) < 3:
+        return None
+    close, last = tokens[-1], tokens[-2]
+    if last.type == ",":
+        element = tokens[-3]
+        if element.end_point[0] == close.start_point[0] or not _module_style(p, kind):
+            return None
+        return Rewrite(p.splice(node, node.start_byte, last.start_byte)
+                       + p.splice(node, last.end_byte, node.end_byte), node.end_byte)
+    if last.end_point[0] == close.start_point[0] or not _module_style(p, kind):
+        return None
+    return Rewrite(p.splice(node, node.start_byte, last.end_byte) + ","
+                   + p.splice(node, last.end_byte, node.end_byte), node.end_byte)
 
 
 REWRITES: tuple[tuple[str, Callable[[_Planner, object, str], Rewrite | None]], ...] = (
@@ -981,6 +1108,11 @@ REWRITES: tuple[tuple[str, Callable[[_Planner, object, str], Rewrite | None]], .
     ("flip_comparison", _flip_comparison),
     ("compound_assignment", _compound_assignment),
     ("shorthand", _shorthand),
+    ("declaration_kind", _declaration_kind),
+    ("arrow_parens", _arrow_parens),
+    ("guard_braces", _guard_braces),
+    ("loop_step", _loop_step),
+    ("trailing_comma", _trailing_comma),
 )
 KINDS = tuple(kind for kind, _ in REWRITES)
 

@@ -399,6 +399,145 @@ function f(table) {
         ["f({ a: 1, b: 2 })", "f({})", "f({ x: [1, 2] })"],
         id="for_each-1",
     ),
+    pytest.param(
+        "declaration_kind", 1,
+        """\
+function f(xs) {
+  const first = xs[0];
+  let count = xs.length;
+  let total = 0;
+  for (const x of xs) {
+    total += x;
+  }
+  return [first, count, total];
+}
+""",
+        """\
+function f(xs) {
+  let first = xs[0];
+  const count = xs.length;
+  let total = 0;
+  for (const x of xs) {
+    total += x;
+  }
+  return [first, count, total];
+}
+""",
+        ["f([1, 2, 3])", "f([])", "f(['a', 'b'])"],
+        id="declaration_kind-1",
+    ),
+    pytest.param(
+        "arrow_parens", 1,
+        """\
+function f(xs) {
+  return xs.map((x) => x + 1).filter(x => x > 2).reduce((a, b) => a + b, 0);
+}
+""",
+        """\
+function f(xs) {
+  return xs.map(x => x + 1).filter((x) => x > 2).reduce((a, b) => a + b, 0);
+}
+""",
+        ["f([1, 2, 3])", "f([])", "f([5, -9])"],
+        id="arrow_parens-1",
+    ),
+    pytest.param(
+        "guard_braces", 1,
+        """\
+function f(n) {
+  if (n < 0) {
+    throw new RangeError('negative');
+  }
+  if (n === 0) return 'zero';
+  for (let i = 0; i < n; i += 1) {
+    if (i > 2) {
+      break;
+    }
+  }
+  return 'positive';
+}
+""",
+        """\
+function f(n) {
+  if (n < 0) throw new RangeError('negative');
+  if (n === 0) {
+    return 'zero';
+  }
+  for (let i = 0; i < n; i += 1) {
+    if (i > 2) break;
+  }
+  return 'positive';
+}
+""",
+        ["f(-1)", "f(0)", "f(5)", "f(1)"],
+        id="guard_braces-1",
+    ),
+    pytest.param(
+        "loop_step", 1,
+        """\
+function f(n) {
+  const out = [];
+  for (let i = 0; i < n; i += 1) {
+    out.push(i);
+  }
+  for (let j = 3; j > 0; j--) {
+    out.push(j);
+  }
+  return out;
+}
+""",
+        """\
+function f(n) {
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    out.push(i);
+  }
+  for (let j = 3; j > 0; j--) {
+    out.push(j);
+  }
+  return out;
+}
+""",
+        ["f(0)", "f(3)", "f(2.5)"],
+        id="loop_step-1",
+    ),
+    pytest.param(
+        "trailing_comma", 1,
+        """\
+function f(a, b) {
+  const record = {
+    a,
+    b: b * 2,
+  };
+  const list = [
+    a,
+    b
+  ];
+  return Object.assign(
+    record,
+    { list },
+  );
+}
+""",
+        """\
+function f(a, b) {
+  const record = {
+    a,
+    b: b * 2
+  };
+  const list = [
+    a,
+    b,
+  ];
+  return Object.assign(
+    record,
+    { list }
+  );
+}
+""",
+        ["f(1, 2)", "f('a', 'b')"],
+        id="trailing_comma-1",
+    ),
 
 ]
 
@@ -449,6 +588,13 @@ REFUSED = [
     # Exports and require lines are never rewritten.
     pytest.param("shorthand", "const { a } = require('./a');\nconst b = 1;\nmodule.exports = { a, b };\n", id="exports"),
     pytest.param("undefined_check", "const f = (x) => x === undefined;\nconst undefined = 1;\n", id="undefined-rebound"),
+    # A name the module assigns somewhere keeps `let`; a `const` may not become one.
+    pytest.param("declaration_kind", "function f(n) {\n  let x = n;\n  x = x * 2;\n  return x;\n}\n", id="let-reassigned"),
+    # The body moves the counter: `i++` and `i += 1` differ on strings, so only a numeric counter.
+    pytest.param("loop_step", "function f(n) {\n  for (let i = 0; i < n; i += 1) {\n    i = String(i);\n  }\n}\n", id="loop-counter-assigned"),
+    pytest.param("loop_step", "function f(a) {\n  for (let i = a; i < 9; i += 1) {\n    a = i;\n  }\n}\n", id="loop-counter-unknown"),
+    # Braces stay where dropping them would hand an `else` to another `if`.
+    pytest.param("guard_braces", "function f(a) {\n  if (a) {\n    return 1;\n  } else {\n    return 2;\n  }\n}\n", id="guard-with-else"),
 ]
 
 
