@@ -870,7 +870,8 @@ def _shorthand(p: _Planner, node, kind: str) -> Rewrite | None:
 
 
 def _undefined_check(p: _Planner, node, kind: str) -> Rewrite | None:
-    """``x === undefined`` <-> ``typeof x === 'undefined'`` for a declared or member ``x``."""
+    """``x === undefined`` -> ``typeof x === 'undefined'`` or ``x === void 0`` (and back) for a
+    declared or member ``x``."""
     if node.type != "binary_expression" or "undefined" in p.bound:
         return None
     op = node.child_by_field_name("operator").type
@@ -888,22 +889,29 @@ def _undefined_check(p: _Planner, node, kind: str) -> Rewrite | None:
         return None
     known = (subject.type == "identifier" and p.raw(subject) in p.bound) or (
         subject.type in {"member_expression", "subscript_expression"} and p.is_pure(subject))
-    if not known or p.has_comment(node) or not p.pick(kind, node):
+    if not known or p.has_comment(node):
         return None
-    if make:
+    choice = p.pick(kind, node, 3)
+    if not choice:
+        return None
+    if make and choice == 1:
         return Rewrite(f"typeof {p.out(subject)} {op} {p.string_literal('undefined')}", node.end_byte)
-    return Rewrite(f"{p.out(subject)} {op} undefined", node.end_byte)
+    return Rewrite(f"{p.out(subject)} {op} {'undefined' if not make else 'void 0'}", node.end_byte)
 
 
 def _nullish(p: _Planner, node, kind: str) -> Rewrite | None:
-    """``a ?? b`` -> ``a != null ? a : b`` for a pure ``a``."""
+    """``a ?? b`` -> ``a != null ? a : b`` or ``a !== null && a !== undefined ? a : b`` for a pure ``a``."""
     if node.type != "binary_expression" or node.child_by_field_name("operator").type != "??":
         return None
     left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-    if not p.is_pure(left) or p.has_comment(node) or not p.pick(kind, node):
+    if not p.is_pure(left) or p.has_comment(node) or "undefined" in p.bound:
+        return None
+    choice = p.pick(kind, node, 3)
+    if not choice:
         return None
     subject = p.out(left)
-    text = f"{subject} != null ? {subject} : {_branch(p, right)}"
+    test = f"{subject} != null" if choice == 1 else f"{subject} !== null && {subject} !== undefined"
+    text = f"{test} ? {subject} : {_branch(p, right)}"
     if not p.loose(node):
         text = f"({text})"
     if not p.fits(node, text):

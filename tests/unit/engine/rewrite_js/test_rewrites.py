@@ -400,6 +400,48 @@ function f(table) {
         id="for_each-1",
     ),
     pytest.param(
+        "undefined_check", 2,
+        """\
+function f(table, key) {
+  const value = table[key];
+  if (value === undefined) {
+    return 'missing';
+  }
+  return typeof table.fallback !== 'undefined' ? [value, table.fallback] : value;
+}
+""",
+        """\
+function f(table, key) {
+  const value = table[key];
+  if (value === void 0) {
+    return 'missing';
+  }
+  return table.fallback !== undefined ? [value, table.fallback] : value;
+}
+""",
+        ["f({ a: 1 }, 'a')", "f({ a: 1 }, 'b')", "f({ a: 1, fallback: 0 }, 'a')", "f({ a: undefined, fallback: null }, 'a')"],
+        id="undefined_check-2",
+    ),
+    pytest.param(
+        "nullish", 2,
+        """\
+function f(options) {
+  const limit = options.limit ?? 10;
+  const name = (options.name ?? 'anon').toUpperCase();
+  return [limit, name, options.extra ?? options.limit ?? null];
+}
+""",
+        """\
+function f(options) {
+  const limit = options.limit !== null && options.limit !== undefined ? options.limit : 10;
+  const name = (options.name !== null && options.name !== undefined ? options.name : 'anon').toUpperCase();
+  return [limit, name, (options.extra !== null && options.extra !== undefined ? options.extra : options.limit) ?? null];
+}
+""",
+        ["f({})", "f({ limit: 0, name: '' })", "f({ limit: null, name: 'bo', extra: false })", "f({ extra: null, limit: 5 })"],
+        id="nullish-2",
+    ),
+    pytest.param(
         "declaration_kind", 1,
         """\
 function f(xs) {
