@@ -26,6 +26,7 @@ method names and comments are never changed. The planner is pure and determinist
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from collections import Counter
@@ -94,14 +95,6 @@ def _walk(node) -> Iterator:
         yield from _walk(child)
 
 
-def _walk_same_function(node) -> Iterator:
-    """Nodes of ``node`` not inside a nested function (``node`` itself may be one)."""
-    yield node
-    for child in node.children:
-        if child.type not in _FUNCTIONS:
-            yield from _walk_same_function(child)
-
-
 def _named(node) -> list:
     return [c for c in node.named_children if c.type != "comment"]
 
@@ -130,13 +123,21 @@ class _Planner:
         self.rewrites = [(kind, fn) for kind, fn in REWRITES if kinds is None or kind in kinds]
         self.tree = _parser().parse(self.src)
         self.root = self.tree.root_node
+        # Every node once, in document order: a node's subtree is a slice of this list.
+        self.nodes = list(_walk(self.root))
+        self.starts = [n.start_byte for n in self.nodes]
+        self.position: dict[tuple[int, int, str], int] = {}
+        for i, n in enumerate(self.nodes):
+            self.position.setdefault((n.start_byte, n.end_byte, n.type), i)
+        self.comments = [n.start_byte for n in self.nodes if n.type == "comment"]
+        self.fenced = [(n.start_byte, n.end_byte) for n in self.nodes if self._fence(n)]
         self.quote = "'" if self.src.count(b"'") >= self.src.count(b'"') else '"'
         self.unit = self._indent_unit()
         self.bound = self._bound_names()
         self.reassigned = self.assigned(self.root)
         self.occurrence: dict[tuple[int, int, str], int] = {}
         seen: Counter = Counter()
-        for node in _walk(self.root):
+        for node in self.nodes:
             if self.free(node.start_byte, node.end_byte):
                 text = self.raw(node)
                 self.occurrence[(node.start_byte, node.end_byte, node.type)] = seen[(node.type, text)]
@@ -167,17 +168,22 @@ class _Planner:
                 continue
             self._collect(child, out)
 
+    def _fence(self, node) -> bool:
+        """A ``module.exports`` / ``exports.x`` assignment or a ``require`` call: never rewritten inside."""
+        if node.type in {"assignment_expression", "augmented_assignment_expression"}:
+            target = self.raw(node.child_by_field_name("left"))
+            return target == "module.exports" or target.startswith(("module.exports.", "exports."))
+        return node.type == "call_expression" and self.raw(node.child_by_field_name("function")) == "require"
+
     def exported(self, node) -> bool:
-        """Whether ``node`` is (inside) a ``module.exports`` / ``exports.x`` assignment or a ``require``."""
-        while node is not None:
-            if node.type in {"assignment_expression", "augmented_assignment_expression"}:
-                target = self.raw(node.child_by_field_name("left"))
-                if target == "module.exports" or target.startswith(("module.exports.", "exports.")):
-                    return True
-            if node.type == "call_expression" and self.raw(node.child_by_field_name("function")) == "require":
-                return True
-            node = node.parent
-        return False
+        """Whether ``node`` lies inside an export assignment or a ``require`` call."""
+        return any(a <= node.start_byte and node.end_byte <= b for a, b in self.fenced)
+
+    def subtree(self, node) -> list:
+        """``node`` and its descendants, in document order."""
+        i = self.position[(node.start_byte, node.end_byte, node.type)]
+        j = bisect.bisect_left(self.starts, node.end_byte, lo=i + 1)
+        return self.nodes[i:j]
 
     def free(self, start: int, end: int) -> bool:
         return not any(start < b and a < end for a, b in self.protected)
@@ -198,8 +204,11 @@ class _Planner:
         memo = (node.start_byte, node.end_byte, node.type, extend)
         if memo not in self._memo:
             self._memo[memo] = None
-            if self.free(node.start_byte, node.end_byte) and not self.exported(node):
+            node_type = node.type
+            if node_type in _HANDLED and self.free(node.start_byte, node.end_byte) and not self.exported(node):
                 for kind, fn in self.rewrites:
+                    if node_type not in HANDLES[kind]:
+                        continue
                     found = fn(self, node, kind)
                     if found is not None and (extend or found.end == node.end_byte) \
                             and self.free(node.start_byte, found.end):
@@ -280,13 +289,13 @@ class _Planner:
 
     def multiline_literal(self, node) -> bool:
         return any(n.type in {"template_string", "string"} and n.start_point[0] != n.end_point[0]
-                   for n in _walk(node))
+                   for n in self.subtree(node))
 
     # -- facts about code
 
     def _bound_names(self) -> set[str]:
         names: set[str] = set()
-        for node in _walk(self.root):
+        for node in self.nodes:
             if node.type in {"variable_declarator", "function_declaration", "class_declaration",
                              "function_expression", "class"}:
                 target = node.child_by_field_name("name")
@@ -311,7 +320,7 @@ class _Planner:
         if node.type == "identifier":
             return {self.raw(node)}
         names: set[str] = set()
-        for n in _walk(node):
+        for n in self.subtree(node):
             if n.type in {"identifier", "shorthand_property_identifier_pattern"}:
                 parent = n.parent
                 if parent is not None and parent.type == "pair_pattern" and parent.child_by_field_name("key") == n:
@@ -323,7 +332,7 @@ class _Planner:
         return names
 
     def identifiers(self, node, skip: tuple[int, int] | None = None) -> set[str]:
-        return {self.raw(n) for n in _walk(node)
+        return {self.raw(n) for n in self.subtree(node)
                 if n.type in {"identifier", "shorthand_property_identifier", "shorthand_property_identifier_pattern"}
                 and not (skip and skip[0] <= n.start_byte and n.end_byte <= skip[1])}
 
@@ -364,7 +373,7 @@ class _Planner:
     def assigned(self, node) -> set[str]:
         """Identifiers ``node`` assigns to (``x = ``, ``x += ``, ``x++``)."""
         names: set[str] = set()
-        for n in _walk(node):
+        for n in self.subtree(node):
             if n.type in {"assignment_expression", "augmented_assignment_expression"}:
                 names |= self.pattern_names(n.child_by_field_name("left")) \
                     if n.child_by_field_name("left").type != "member_expression" else set()
@@ -381,12 +390,13 @@ class _Planner:
         return node.type in _LITERALS or (node.type == "identifier" and self.raw(node).isupper())
 
     def has_comment(self, node) -> bool:
-        return any(n.type == "comment" for n in _walk(node))
+        i = bisect.bisect_left(self.comments, node.start_byte)
+        return i < len(self.comments) and self.comments[i] < node.end_byte
 
     def uses_own_binding(self, node) -> bool:
         """Whether ``node`` uses ``this``, ``arguments``, ``super`` or ``new.target``."""
         return any(n.type in {"this", "super", "meta_property"}
-                   or (n.type == "identifier" and self.raw(n) == "arguments") for n in _walk(node))
+                   or (n.type == "identifier" and self.raw(n) == "arguments") for n in self.subtree(node))
 
     def loose(self, node) -> bool:
         """Whether ``node`` sits where any expression down to ``a ? b : c`` needs no parentheses."""
@@ -609,7 +619,7 @@ def _early_exit(p: _Planner, node, kind: str) -> Rewrite | None:
             return None
         kept = (statements[0].start_byte, statements[-1].end_byte)
         if any(n.type == "comment" and not (kept[0] <= n.start_byte and n.end_byte <= kept[1])
-               for n in _walk(node.child_by_field_name("alternative"))):
+               for n in p.subtree(node.child_by_field_name("alternative"))):
             return None
         body = p.shift(p.splice(block, statements[0].start_byte, statements[-1].end_byte), -1)
         if body is None or not p.pick(kind, node):
@@ -930,7 +940,7 @@ def _fresh_array(p: _Planner, node) -> bool:
 def _loop_free(p: _Planner, body) -> bool:
     """No ``return``/``break``/``continue``/``await``/``yield``/``var`` anywhere in ``body``."""
     return not any(n.type in {"return_statement", "break_statement", "continue_statement", "await_expression",
-                              "yield_expression", "variable_declaration"} for n in _walk(body))
+                              "yield_expression", "variable_declaration"} for n in p.subtree(body))
 
 
 def _for_each(p: _Planner, node, kind: str) -> Rewrite | None:
@@ -1123,5 +1133,27 @@ REWRITES: tuple[tuple[str, Callable[[_Planner, object, str], Rewrite | None]], .
     ("trailing_comma", _trailing_comma),
 )
 KINDS = tuple(kind for kind, _ in REWRITES)
+#: The node types each rewrite starts from (the planner offers it nothing else).
+HANDLES: dict[str, frozenset[str]] = {
+    "conditional": frozenset({"if_statement", "expression_statement", "return_statement"}),
+    "early_exit": frozenset({"if_statement"}),
+    "swap_branches": frozenset({"if_statement"}),
+    "for_each": frozenset({"for_in_statement", "expression_statement"}),
+    "destructuring": frozenset({"lexical_declaration"}),
+    "callback_form": frozenset({"arrow_function", "function_expression"}),
+    "template_concat": frozenset({"template_string"}),
+    "nullish": frozenset({"binary_expression"}),
+    "undefined_check": frozenset({"binary_expression"}),
+    "negated_equality": frozenset({"binary_expression", "unary_expression"}),
+    "flip_comparison": frozenset({"binary_expression"}),
+    "compound_assignment": frozenset({"assignment_expression", "augmented_assignment_expression"}),
+    "shorthand": frozenset({"object"}),
+    "declaration_kind": frozenset({"lexical_declaration"}),
+    "arrow_parens": frozenset({"arrow_function"}),
+    "guard_braces": frozenset({"if_statement"}),
+    "loop_step": frozenset({"for_statement"}),
+    "trailing_comma": frozenset({"object", "array", "arguments"}),
+}
+_HANDLED = frozenset().union(*HANDLES.values())
 
-__all__ = ["KINDS", "MAX_LINE", "plan", "plan_with"]
+__all__ = ["HANDLES", "KINDS", "MAX_ELSE_STATEMENTS", "MAX_LINE", "plan", "plan_with"]
