@@ -7,6 +7,17 @@ each decided by ``choose(seed, kind + node text + occurrence index)``: the same 
 rewritten the same way in every variant of a module. Nodes that overlap a protected span
 are never rewritten (their unprotected descendants may be); a rewrite that rebuilds a
 node from its parts is refused when the node holds a comment, so no comment is lost.
+Three rewrites are styles (arrow parentheses, braces around a lone jump, trailing commas):
+they are chosen once per module, as a project would choose them, not per site.
+
+The rewrites, each both ways unless marked ``->``: ``if``/``else`` assignment or return vs
+a conditional expression; early exit vs ``else``; swapped ``if``/``else`` branches under the
+negated test (``->``); ``for...of`` over a fresh array vs ``.forEach``; destructuring vs
+property reads; callback as expression arrow, block arrow or function expression; template
+literal -> concatenation; ``??`` -> an explicit null test; ``=== undefined`` vs ``typeof``
+vs ``void 0``; ``!==`` vs ``!(===)``; comparison operands swapped; compound assignment;
+shorthand properties; ``const`` vs ``let``; arrow parentheses; guard braces; ``i += 1`` vs
+``i++`` in a loop step; trailing commas.
 
 What every rewrite may assume, and nothing more:
 
@@ -1018,8 +1029,9 @@ def _declaration_kind(p: _Planner, node, kind: str) -> Rewrite | None:
 
 
 def _arrow_parens(p: _Planner, node, kind: str) -> Rewrite | None:
-    """``(x) => ...`` <-> ``x => ...`` for a lone plain parameter, one style per module."""
-    if node.type != "arrow_function":
+    """``(x) => ...`` <-> ``x => ...`` for a callback's lone plain parameter, one style per module
+    (a named function's parameter list is its signature: left alone)."""
+    if node.type != "arrow_function" or node.parent is None or node.parent.type != "arguments":
         return None
     params = node.child_by_field_name("parameters")
     if params is not None:
