@@ -18,6 +18,7 @@ from challenges.calibration.measure import (
     nearest_tier,
     propose,
     quantile,
+    tier_trend,
     time_distribution,
     wilson_interval,
 )
@@ -34,5 +35,5 @@ from challenges.calibration.records import (
 
 __all__ = [
     "INSUFFICIENT", "KEEP", "MAKE_EASIER", "MAKE_HARDER", "RETIER", "SCHEMA", "valid_key", "Band", "CalibrationError", "Measurement", "Proposal", "ResultRecord", "RunRecord", "TimeDistribution",
-    "dump_jsonl", "measure", "measure_by", "monotone", "nearest_tier", "invalid", "parse_jsonl", "parse_jsonl_numbered", "propose", "quantile", "time_distribution", "wilson_interval",
+    "dump_jsonl", "measure", "measure_by", "monotone", "tier_trend", "nearest_tier", "invalid", "parse_jsonl", "parse_jsonl_numbered", "propose", "quantile", "time_distribution", "wilson_interval",
 ]

@@ -148,6 +148,21 @@ def monotone(per_tier: Mapping[int, Measurement]) -> bool:
     return all(a >= b for a, b in zip(rates, rates[1:], strict=False))
 
 
+FALLS, FLAT, RISES, TOO_FEW = "falls", "flat", "rises", "too_few"
+
+
+def tier_trend(per_tier: Mapping[int, Measurement]) -> str:
+    """How the measured solve rate moves with the tier: ``falls`` (never rises and drops at
+    least once), ``flat`` (the same at every measured tier: monotone, but it ranks nobody),
+    ``rises`` (higher somewhere at a harder tier) or ``too_few`` (under two measured tiers)."""
+    rates = [per_tier[t].rate for t in sorted(per_tier) if per_tier[t].rate is not None]
+    if len(rates) < 2:
+        return TOO_FEW
+    if not monotone(per_tier):
+        return RISES
+    return FALLS if rates[0] > rates[-1] else FLAT
+
+
 KEEP, RETIER, MAKE_HARDER, MAKE_EASIER, INSUFFICIENT = "keep", "retier", "make_harder", "make_easier", "insufficient"
 
 

@@ -43,6 +43,7 @@ from challenges.calibration import (
     measure_by,
     monotone,
     propose,
+    tier_trend,
     time_distribution,
 )
 from challenges.calibration.discrimination import BOUTS as DISCRIMINATION_BOUTS
@@ -131,6 +132,7 @@ class CalibrationOverview:
     runs: int
     excluded_versions: int = 0
     notes: list[str] = field(default_factory=list)
+    trend: str = ""
 
 
 def calibration_overview() -> CalibrationOverview:
@@ -160,7 +162,7 @@ def calibration_overview() -> CalibrationOverview:
     excluded = everything.count() - len(rows)
     notes = [f"{excluded} result(s) measured on an older template version are left out"] if excluded else []
     return CalibrationOverview(out, per_tier, bands, monotone(per_tier), len(rows), CalibrationRun.objects.count(),
-                               excluded, notes)
+                               excluded, notes, tier_trend(per_tier))
 
 
 def template_calibration(template: ChallengeTemplate) -> TemplateCalibration:

@@ -12,6 +12,13 @@ from challenges.selectors.calibration import calibration_overview
 from challenges.selectors.difficulty import instance_difficulty_by_tier
 from core.errors import ApplicationError
 
+TREND_LINES = {
+    "falls": "solve rates fall from tier to tier",
+    "flat": "solve rates are the same at every measured tier: the tiers do NOT discriminate",
+    "rises": "solve rates do NOT fall from tier to tier",
+    "too_few": "fewer than two tiers measured: no trend yet",
+}
+
 
 class Command(BaseCommand):
     help = "Print measured versus expected difficulty per tier and per template."
@@ -37,7 +44,7 @@ class Command(BaseCommand):
                      for row in overview.templates]
         if json:
             self.stdout.write(_dumps({"results": overview.results, "runs": overview.runs,
-                                      "monotone": overview.monotone, "tiers": tiers, "templates": templates}))
+                                      "monotone": overview.monotone, "trend": overview.trend, "tiers": tiers, "templates": templates}))
             return
         self.stdout.write(f"{overview.results} result(s) from {overview.runs} run(s)")
         self.stdout.write(f"{'tier':>4}  {'expected':>9}  {'measured':>8}  {'solved':>9}  {'instances':>9}  "
@@ -51,7 +58,7 @@ class Command(BaseCommand):
                 solve = (f"{row['rate'] * 100:>7.0f}%  {row['solved']:>4}/{row['results']:<4}  {row['instances']:>9}  "
                          f"{'-' if median is None else f'{median:.0f} s':>7}")
             self.stdout.write(f"{row['tier']:>4}  {expected:>9}  {solve}  {_size(row.get('size'))}".rstrip())
-        self.stdout.write(f"solve rates {'fall' if overview.monotone else 'do NOT fall'} from tier to tier")
+        self.stdout.write(TREND_LINES[overview.trend])
         for row in templates:
             self.stdout.write(f"{row['template']:24} tier {row['tier']}: {row['action']}: {row['reason']}")
 

@@ -13,6 +13,7 @@ from challenges.calibration import (
     nearest_tier,
     propose,
     quantile,
+    tier_trend,
     time_distribution,
     wilson_interval,
 )
@@ -114,6 +115,16 @@ def test_monotone_per_tier():
     rows = results("a", 1, ["1", "1"]) + results("b", 3, ["1", "0"]) + results("c", 5, ["0", "0"])
     assert monotone(measure_by(rows, lambda r: r.tier))
     assert not monotone(measure_by(results("a", 1, ["0"]) + results("c", 5, ["1"]), lambda r: r.tier))
+
+
+def test_tier_trend_tells_a_flat_measurement_from_a_falling_one():
+    by_tier = lambda rows: measure_by(rows, lambda r: r.tier)  # noqa: E731
+    falling = results("a", 1, ["1", "1"]) + results("b", 3, ["1", "0"]) + results("c", 5, ["0", "0"])
+    flat = results("a", 1, ["1"]) + results("b", 3, ["1"]) + results("c", 5, ["1", "1"])
+    assert tier_trend(by_tier(falling)) == "falls"
+    assert monotone(by_tier(flat)) and tier_trend(by_tier(flat)) == "flat"
+    assert tier_trend(by_tier(results("a", 1, ["0"]) + results("c", 5, ["1"]))) == "rises"
+    assert tier_trend(by_tier(results("a", 2, ["1", "0"]))) == "too_few"
 
 
 def test_bands_must_be_ordered_fractions():
