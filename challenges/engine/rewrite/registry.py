@@ -7,6 +7,7 @@ edits, so generation never depends on which planners are present.
 from __future__ import annotations
 
 import importlib
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 
 from challenges.engine.rewrite.edits import Edit, Planner, apply
@@ -16,6 +17,26 @@ PLANNERS: dict[str, str] = {
     "python": "challenges.engine.rewrite.python",
     "javascript": "challenges.engine.rewrite.javascript",
 }
+
+
+# Planning is pure in (language, seed, text outside the spans), and parsing is the dear part
+# of generation: rebuilding a draw (the release pipeline and its checks generate the same
+# draw more than once) reuses the plans of the last modules seen in this process.
+_RECENT: OrderedDict[tuple, tuple[str, ...]] = OrderedDict()
+_RECENT_SIZE = 2048
+
+
+def _recent_get(key: tuple) -> tuple[str, ...] | None:
+    found = _RECENT.get(key)
+    if found is not None:
+        _RECENT.move_to_end(key)
+    return found
+
+
+def _recent_put(key: tuple, value: tuple[str, ...]) -> None:
+    _RECENT[key] = value
+    if len(_RECENT) > _RECENT_SIZE:
+        _RECENT.popitem(last=False)
 
 
 def _no_edits(source: str, *, protected: Sequence[tuple[int, int]], seed: bytes) -> list[Edit]:
@@ -70,11 +91,14 @@ def rewrite(
     key = (language, seed, gaps)
     new_gaps = cache.get(key) if cache is not None else None
     if new_gaps is None:
+        new_gaps = _recent_get(key)
+    if new_gaps is None:
         edits = planner(language)(text, protected=blocks, seed=seed)
         out, moved = apply(text, edits, {str(i): block for i, block in enumerate(blocks)})
         new_gaps = _gaps(out, [moved[str(i)] for i in range(len(blocks))])
-        if cache is not None:
-            cache[key] = new_gaps
+        _recent_put(key, new_gaps)
+    if cache is not None:
+        cache[key] = new_gaps
     pieces = [new_gaps[0]]
     shift: list[int] = []
     length = len(new_gaps[0])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
@@ -25,36 +26,34 @@ CASES = [(slug, language, seed) for slug, cls in registry().items() for language
          for seed in SEEDS]
 
 
-def generated() -> list:
-    """Every registered (template, language), a few draws each; a draw the engine cannot build
-    is kept as its error, so the audit of every case below fails loudly instead of vanishing."""
-    out: list = []
-    for slug, language, seed in CASES:
-        try:
-            out.append(generate(draw(slug, language, random.Random(seed))))
-        except EngineError as exc:
-            out.append(exc)
-    return out
-
-
-INSTANCES = generated()
+@functools.cache
+def instance_at(index: int):
+    """The generated instance of ``CASES[index]``, built once per test process on first use,
+    so parallel workers build only the instances of the tests they run."""
+    slug, language, seed = CASES[index]
+    return generate(draw(slug, language, random.Random(seed)))
 
 
 def test_every_template_and_language_generates():
-    failed = [(case, str(item)) for case, item in zip(CASES, INSTANCES, strict=True) if isinstance(item, Exception)]
+    failed = []
+    for index, case in enumerate(CASES):
+        try:
+            instance_at(index)
+        except EngineError as exc:
+            failed.append((case, str(exc)))
     assert not failed
 
 
-@pytest.mark.parametrize("index", range(len(INSTANCES)))
+@pytest.mark.parametrize("index", range(len(CASES)))
 def test_engine_workspace_audits_clean(tmp_path, index):
-    instance = INSTANCES[index]
+    instance = instance_at(index)
     report = audit_instance(instance, tmp_path, instance_id=f"inst-{index:04d}", host=HOST)
     assert report.findings == (), report.render()
 
 
-@pytest.mark.parametrize("index", range(min(2, len(INSTANCES))))
+@pytest.mark.parametrize("index", range(min(2, len(CASES))))
 def test_engine_delivery_audits_clean(tmp_path, index):
-    instance = INSTANCES[index]
+    instance = instance_at(index)
     names = OpaqueNames(b"k" * 32)
     root = write_workspace(instance, tmp_path / "src")
     archive = build_archive(root, top_dir=names.workspace_dir(index), include_git=True)
@@ -68,7 +67,7 @@ def test_engine_delivery_audits_clean(tmp_path, index):
 
 
 def test_planted_leaks_in_engine_output_are_caught(tmp_path):
-    instance = INSTANCES[0]
+    instance = instance_at(0)
     root = write_workspace(instance, tmp_path / "ws")
     context = context_for_instance(instance, host=HOST)
     gold_path = instance.gold_region.path
@@ -84,8 +83,8 @@ def test_planted_leaks_in_engine_output_are_caught(tmp_path):
             ("separation", "harness_content")} <= codes
 
 
-@pytest.mark.parametrize("index", range(len(INSTANCES)))
+@pytest.mark.parametrize("index", range(len(CASES)))
 def test_engine_output_passes_the_intake_gate(index):
-    report = intake_report(substrate_for_instance(INSTANCES[index]))
+    report = intake_report(substrate_for_instance(instance_at(index)))
     assert report.rig_confidence.score == 0, report.rig_confidence.reasons
     assert report.activatable

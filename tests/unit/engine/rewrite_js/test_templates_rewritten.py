@@ -17,8 +17,10 @@ from challenges.novelty.code import source_files
 from tests.unit.engine.rewrite_js.nodejs import suite_outcomes, write_tree
 
 SLUGS = sorted(slug for slug, cls in registry().items() if "javascript" in cls.spec.languages)
-PARSE_SEEDS = (1, 2, 3)
-RUN_SEEDS = (1, 2)
+# The release gates run every template's visible suite on rewritten output already
+# (tests/unit/engine/test_templates.py); these seeds add draws the gates do not see.
+PARSE_SEEDS = (1, 2)
+RUN_SEEDS = (1,)
 
 
 @cache
