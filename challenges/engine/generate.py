@@ -434,8 +434,12 @@ def _misfit_error_roles(lex: LexiconView, sources: dict[str, str]) -> list[str]:
     return roles
 
 
-def generate(draw: Draw, *, lexicon: Any = None) -> GeneratedInstance:
-    """Build the instance recorded by ``draw`` (deterministic: same draw, same bytes)."""
+def generate(draw: Draw, *, lexicon: Any = None, rewrite: bool = True) -> GeneratedInstance:
+    """Build the instance recorded by ``draw`` (deterministic: same draw, same bytes).
+
+    ``rewrite=False`` leaves out the per-draw rewrites: for looking at a template's own code
+    (the intake gate's samples), never for an instance that is released or rebuilt.
+    """
     template = get_template(draw.template)
     spec = template.spec
     if draw.engine_version != ENGINE_VERSION or draw.template_version != spec.version:
@@ -472,10 +476,10 @@ def generate(draw: Draw, *, lexicon: Any = None) -> GeneratedInstance:
         # A domain-specific error name raised for something it does not name (an
         # "InvalidTaxCode" for a bad setting) becomes the generic name for its role.
         return generate(draw, lexicon=lex.with_errors({role: generic_error(role, draw.history_seed)
-                                                       for role in misfits}))
+                                                       for role in misfits}), rewrite=rewrite)
     # The error-name check above reads the modules as rendered (rewrites keep every raise
     # and its message); from here on the source modules are rewritten per draw.
-    lay.rewrite_seed = rewrite_seed(draw)
+    lay.rewrite_seed = rewrite_seed(draw) if rewrite else None
     shipped, _, _ = _render_modules(bp, lay, visible_modules, shipped_sites)
     source_paths = [lay.paths[m.key] for m in bp.modules]
     shipped.update(emitter.scaffold(info, ScaffoldState(version="0", source_paths=tuple(source_paths),

@@ -194,7 +194,12 @@ def fingerprint_recogniser(fingerprint: dict[str, Any], corpus: list[tuple[str, 
 
 
 def template_samples(*, template: ChallengeTemplate, samples: int) -> list[tuple[str, Any]]:
-    """``samples`` freshly generated engine instances (label, instance), languages in turn."""
+    """``samples`` freshly generated engine instances (label, instance), languages in turn.
+
+    The intake gate judges the template's own code (bolt-on bugs, revealing tests, rigging),
+    so samples are built without the per-draw rewrites, which only vary equivalent forms
+    and are judged on every released instance by the release gates.
+    """
     if samples < 1:
         raise ValidationFailed("samples must be at least 1.", code="samples_invalid", extra={"field": "samples"})
     languages = list(template.languages) or list(get_template(template.slug).spec.languages)
@@ -202,7 +207,7 @@ def template_samples(*, template: ChallengeTemplate, samples: int) -> list[tuple
     for index in range(samples):
         language = languages[index % len(languages)]
         try:
-            generated = engine.generate(engine.draw(template.slug, language))
+            generated = engine.generate(engine.draw(template.slug, language), rewrite=False)
         except EngineError as exc:
             raise Conflict(f"{template.slug}: the engine could not generate a {language} sample: {exc}",
                            code="intake_sample_failed", extra={"template": template.slug, "language": language}) from exc

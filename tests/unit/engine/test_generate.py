@@ -227,3 +227,16 @@ def test_a_draw_from_another_template_version_is_refused(py_instance):
     assert exc.value.code == "draw_version_mismatch"
     legacy = {k: v for k, v in py_instance.draw.to_dict().items() if k != "template_version"}
     assert Draw.from_dict(legacy).template_version == "1"
+
+
+def test_without_rewrites_only_non_test_source_differs():
+    import random as _random
+
+    from challenges.engine import draw as _draw
+    from challenges.engine import generate as _generate
+
+    d = _draw("job-scheduler", "python", _random.Random(5))
+    plain, rewritten = _generate(d, rewrite=False), _generate(d)
+    changed = {p for p in rewritten.files if plain.files.get(p) != rewritten.files[p]}
+    assert changed and changed <= set(rewritten.source_paths)
+    assert plain.oracle_files == rewritten.oracle_files
