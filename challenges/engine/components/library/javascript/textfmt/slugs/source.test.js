@@ -42,7 +42,7 @@ test('suffixes respect the maximum length', () => {
 test('case conversion understands acronyms and separators', () => {
   assert.equal(convertCase('parseHTTPResponse', 'snake'), 'parse_http_response');
   assert.equal(convertCase('user_id', 'camel'), 'userId');
-  assert.equal(convertCase('max-retry-count', 'constant'), 'MAX_RETRY_COUNT');
+  assert.equal(convertCase('max-page-count', 'constant'), 'MAX_PAGE_COUNT');
   assert.equal(convertCase('XMLHttpRequest', 'kebab'), 'xml-http-request');
   assert.equal(convertCase('order line item', 'pascal'), 'OrderLineItem');
   assert.equal(convertCase('createdAt', 'title'), 'Created At');
