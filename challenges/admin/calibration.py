@@ -13,7 +13,7 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path
 
-from challenges.admin.instances import ReasonForm
+from challenges.admin.instances import ReasonedProposalActions
 from challenges.models import CalibrationResult, CalibrationRun, TierProposal
 from challenges.selectors.calibration import calibration_export_text, calibration_overview, solve_time_prior
 from challenges.selectors.difficulty import instance_difficulty_by_tier
@@ -201,7 +201,7 @@ def _jsonl(text: str) -> HttpResponse:
 
 
 @admin.register(TierProposal)
-class TierProposalAdmin(admin.ModelAdmin):
+class TierProposalAdmin(ReasonedProposalActions, admin.ModelAdmin):
     list_display = ("template", "action", "from_tier", "to_tier", "state", "created_at", "decided_by")
     list_filter = ("state", "action")
     search_fields = ("template__slug", "reason")
@@ -214,23 +214,6 @@ class TierProposalAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
-
-    def _decide(self, request, queryset, action: str, service, verb: str):
-        form = ReasonForm(request.POST if "apply" in request.POST else None)
-        if "apply" in request.POST and form.is_valid():
-            done = 0
-            for proposal in queryset:
-                try:
-                    service(proposal=proposal, by=request.user, reason=form.cleaned_data["reason"])
-                    done += 1
-                except ApplicationError as exc:
-                    self.message_user(request, f"{proposal}: {exc.message}", messages.ERROR)
-            self.message_user(request, f"{formatting.plural(done, 'proposal')} {verb}.", messages.SUCCESS)
-            return None
-        return TemplateResponse(request, "admin/challenges/reason.html", {
-            **self.admin_site.each_context(request), "title": f"{verb.capitalize()}: give a reason", "form": form,
-            "objects": queryset, "action": action,
-        })
 
     @admin.action(description="Accept (with a reason; a re-tier sets the template's tier)", permissions=["change"])
     def accept(self, request, queryset):

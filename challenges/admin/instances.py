@@ -55,6 +55,27 @@ class ReasonForm(forms.Form):
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3, "cols": 60}))
 
 
+class ReasonedProposalActions:
+    """Admin actions that decide proposals through a service, each with a staff reason."""
+
+    def _decide(self, request, queryset, action: str, service, verb: str):
+        form = ReasonForm(request.POST if "apply" in request.POST else None)
+        if "apply" in request.POST and form.is_valid():
+            done = 0
+            for proposal in queryset:
+                try:
+                    service(proposal=proposal, by=request.user, reason=form.cleaned_data["reason"])
+                    done += 1
+                except ApplicationError as exc:
+                    self.message_user(request, f"{proposal}: {exc.message}", messages.ERROR)
+            self.message_user(request, f"{formatting.plural(done, 'proposal')} {verb}.", messages.SUCCESS)
+            return None
+        return TemplateResponse(request, "admin/challenges/reason.html", {
+            **self.admin_site.each_context(request), "title": f"{verb.capitalize()}: give a reason", "form": form,
+            "objects": queryset, "action": action,
+        })
+
+
 class TierForm(ReasonForm):
     tier = forms.TypedChoiceField(
         choices=[("", "Follow the template's spec"), *((str(t), f"Tier {t}") for t in range(1, 6))],

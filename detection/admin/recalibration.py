@@ -6,13 +6,11 @@ from __future__ import annotations
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect
-from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils.html import format_html, format_html_join
 from django.views.decorators.http import require_POST
 
-from core import formatting
-from core.errors import ApplicationError
+from challenges.admin.instances import ReasonedProposalActions
 from detection.models import SolveTimeProposal
 from detection.services.recalibration import (
     solve_time_proposal_accept,
@@ -21,14 +19,8 @@ from detection.services.recalibration import (
 )
 
 
-def _reason_form(data=None):
-    from challenges.admin.instances import ReasonForm
-
-    return ReasonForm(data)
-
-
 @admin.register(SolveTimeProposal)
-class SolveTimeProposalAdmin(admin.ModelAdmin):
+class SolveTimeProposalAdmin(ReasonedProposalActions, admin.ModelAdmin):
     list_display = ("__str__", "state", "period_start", "period_end", "changed_tiers", "decided_by", "decided_at")
     list_filter = ("state",)
     readonly_fields = ("state", "period_start", "period_end", "reason", "per_tier", "setting_changes", "policy",
@@ -76,23 +68,6 @@ class SolveTimeProposalAdmin(admin.ModelAdmin):
         proposal = solve_time_proposal_create(by=request.user)
         self.message_user(request, f"{proposal}: {proposal.reason}", messages.SUCCESS)
         return redirect("admin:detection_solvetimeproposal_change", proposal.pk)
-
-    def _decide(self, request, queryset, action: str, service, verb: str):
-        form = _reason_form(request.POST if "apply" in request.POST else None)
-        if "apply" in request.POST and form.is_valid():
-            done = 0
-            for proposal in queryset:
-                try:
-                    service(proposal=proposal, by=request.user, reason=form.cleaned_data["reason"])
-                    done += 1
-                except ApplicationError as exc:
-                    self.message_user(request, f"{proposal}: {exc.message}", messages.ERROR)
-            self.message_user(request, f"{formatting.plural(done, 'proposal')} {verb}.", messages.SUCCESS)
-            return None
-        return TemplateResponse(request, "admin/challenges/reason.html", {
-            **self.admin_site.each_context(request), "title": f"{verb.capitalize()}: give a reason", "form": form,
-            "objects": queryset, "action": action,
-        })
 
     @admin.action(description="Accept (with a reason; writes the proposed timing settings)", permissions=["change"])
     def accept(self, request, queryset):
