@@ -25,10 +25,11 @@ from django.utils.html import format_html
 
 from challenges.models import ChallengeInstance
 from competition.models import Submission
+from core.config import config_value
 from core.dashboard import Panel, register_panel
 from core.errors import ApplicationError
 from detection.models import CaseChecklistItem, ContaminationCase
-from detection.selectors.cases import case_inbox, case_metrics, template_case_history
+from detection.selectors.cases import case_inbox, case_metrics, template_case_history, templates_watched
 from detection.services import cases as svc
 
 Case = ContaminationCase
@@ -236,6 +237,9 @@ class ContaminationCaseAdmin(admin.ModelAdmin):
             "replacements": case.replacement_instances.all(),
             "halted": case.halted_bouts.all(),
             "history": template_case_history(case)[:20],
+            "watch": (templates_watched().filter(template_id=case.template_id).select_related("case")
+                      .order_by("-ends_at").first() if case.template_id else None),
+            "watch_level": L(config_value("cases.watch_min_level")).label,
             "steps": [{"name": s, "form": forms_by_step[s],
                        "url": reverse("admin:detection_contaminationcase_step", args=[case.pk, s])} for s in offered],
             "overdue": case.state == Case.State.OPEN and case.deadline_at is not None

@@ -4,7 +4,7 @@ The level bands are the composite thresholds ``detection.threshold.*``; the revi
 read are defaults staff can change in the admin; nothing here is a literal in the services.
 """
 
-from core.config import Setting, declare, non_negative_number, positive_int
+from core.config import Setting, declare, declares, non_negative_number, positive_int
 
 GROUP = "contamination cases"
 OVERDUE_ACTIONS = ("raise_level", "reassign")
@@ -20,6 +20,16 @@ def _text(value):
 
 
 _text.kind = str  # type: ignore[attr-defined]
+
+
+@declares(int, 1, 3)
+def _case_level(value):
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError("must be a whole number")
+    if not 1 <= value <= 3:
+        raise ValueError("must be a level from 1 (flag) to 3 (quarantine)")
+    return value
+
 
 declare(
     Setting("cases.l2_deadline_hours", 24.0, "Hours an L2 investigation has for its review.",
@@ -39,6 +49,10 @@ declare(
             validate=positive_int, group=GROUP),
     Setting("cases.monitoring_days", 30, "Days of raised monitoring on a template after an inconclusive review.",
             validate=positive_int, group=GROUP),
+    Setting("cases.watch_min_level", 2,
+            "While a template is under raised monitoring (an inconclusive review), a detection finding on it opens "
+            "a case at this level at least (1: no change; 2: a flag is investigated; 3: quarantined).",
+            validate=_case_level, group=GROUP),
     Setting("cases.threshold_expiry_hours", 72.0, "Default lifetime of a threshold tightened by an L4 remediation.",
             validate=non_negative_number, group=GROUP),
     Setting("cases.systemic_templates", 3,

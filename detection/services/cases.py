@@ -513,7 +513,8 @@ def case_open_from_signals(
     ``level`` defaults to the band of ``composite`` (``detection.threshold.*``); below L1
     nothing happens. Signals are grouped by challenge instance: an open case on the same
     instance gets the new evidence linked and is raised if the new level is higher, so one
-    incident is one case however many signals fire. Returns the cases touched.
+    incident is one case however many signals fire. On a template under raised monitoring
+    the level is at least ``cases.watch_min_level``. Returns the cases touched.
     """
     reason = _reason(reason)
     signals = list(signals)
@@ -534,21 +535,38 @@ def case_open_from_signals(
     for instance_id, group in sorted(by_instance.items()):
         with transaction.atomic():
             instance = group[0].submission.attempt.challenge.instance
+            group_level, group_reason = _monitored_level(instance, level, reason)
             existing = (Case.objects.select_for_update().filter(instance_id=instance_id, state=Case.State.OPEN)
                         .exclude(level=L.SYSTEMIC).order_by("-level", "pk").first())
             if existing is None:
                 kinds = sorted({sig.kind for sig in group})
                 touched.append(case_open(
-                    level=level, source=source, reason=reason, instance=instance, signals=group,
+                    level=group_level, source=source, reason=group_reason, instance=instance, signals=group,
                     composite=composite, by=None, actor_label=actor_label,
-                    title=title or f"{L(level).label.split(' ', 1)[1]}: {', '.join(kinds)}"[:200]))
+                    title=title or f"{L(group_level).label.split(' ', 1)[1]}: {', '.join(kinds)}"[:200]))
                 continue
-            case_evidence_link(case=existing, signals=group, reason=reason, actor_label=actor_label)
-            if level > existing.level:
-                case_escalate(case=existing, to_level=level, by=None, actor_label=actor_label, composite=composite,
-                              reason=f"new evidence calls for {L(level).label}: {reason}")
+            case_evidence_link(case=existing, signals=group, reason=group_reason, actor_label=actor_label)
+            if group_level > existing.level:
+                case_escalate(case=existing, to_level=group_level, by=None, actor_label=actor_label,
+                              composite=composite,
+                              reason=f"new evidence calls for {L(group_level).label}: {group_reason}")
             touched.append(Case.objects.get(pk=existing.pk))
     return touched
+
+
+def _monitored_level(instance: ChallengeInstance, level: int, reason: str) -> tuple[int, str]:
+    """Raised monitoring after an inconclusive review: while the instance's template is
+    watched, a finding on it opens at ``cases.watch_min_level`` at least, and says why."""
+    floor = config_value("cases.watch_min_level")
+    if level >= floor:
+        return level, reason
+    now = timezone.now()
+    watch = (TemplateWatch.objects.filter(template_id=instance.template_id, starts_at__lte=now, ends_at__gt=now)
+             .select_related("case").order_by("-ends_at", "pk").first())
+    if watch is None:
+        return level, reason
+    return floor, (f"{reason} (template under raised monitoring after {watch.case.reference}'s inconclusive "
+                   f"review until {watch.ends_at:%Y-%m-%d %H:%M} UTC: {L(level).label} raised to {L(floor).label})")
 
 
 # --- working a case ------------------------------------------------------------------------------
@@ -719,7 +737,8 @@ def case_review_decide(*, case: Case, outcome: str, by: AbstractBaseUser, reason
       suggestion (required) is recorded for calibration;
     - confirmed: the case is escalated to L3 (quarantine);
     - inconclusive: scores stay provisional until their bout closes, and monitoring is
-      raised on the template for ``cases.monitoring_days``.
+      raised on the template for ``cases.monitoring_days``: a detection finding there
+      opens a case at ``cases.watch_min_level`` at least (a flag is investigated).
     """
     reason = _reason(reason)
     _require(by, PERM_WORK, "decide contamination reviews")
@@ -924,8 +943,12 @@ def case_replacement_generate(*, case_id: int, bout_id: int, contaminated_id: in
             challenge = bout_challenge_add(bout=bout, instance=replacement, by=None, actor_label="contamination case",
                                            reason=f"{case.reference}: replaces a contaminated challenge")
         except Conflict as exc:
-            _timeline(case, K.EFFECT, f"Replacement not added to {bout.handle}: {exc.message}",
-                      actor_label="generator", marker=f"failed:{contaminated.pk}", bout=bout.pk)
+            failure = f"replacement not added to {bout.handle}: {exc.message}"
+            _timeline(case, K.EFFECT, failure[0].upper() + failure[1:], actor_label="generator",
+                      marker=f"failed:{contaminated.pk}", bout=bout.pk)
+            _audit(case, V_REPLACEMENT_FAILED, actor_label="generator", reason=failure,
+                   after={"bout": bout.pk, "instance": replacement.pk})
+            _notify(case, "Replacement challenge not added", failure, actor_label="generator")
             return None
         case.replacement_instances.add(replacement)
         affected = sorted(set(Score.objects.filter(challenge__instance=contaminated, challenge__bout=bout)
@@ -1107,6 +1130,8 @@ def cases_enforce_deadlines(*, now: datetime | None = None) -> dict[str, int]:
                 if lead is None or lead.pk == case.assignee_id:
                     why = "no other Integrity Lead to reassign to"
                     _timeline(case, K.OVERDUE, f"Still overdue; {why}", actor_label="scheduler", step=2)
+                    _audit(case, V_OVERDUE, actor_label="scheduler", reason=f"still overdue; {why}",
+                           after={"step": 2})
                     _notify(case, "Still overdue", why, actor_label="scheduler")
                     continue
                 case_assign(case=case, assignee=lead, by=None, actor_label="scheduler",

@@ -215,9 +215,12 @@ def test_l4_halts_every_bout_and_resumes_only_with_two_leads(live_server, q_clus
     no_detection_cases()
     one, two = live_bout(f.make_instance(slug="rooms-a")), live_bout(f.make_instance(slug="rooms-b"), name="Two")
     agent = Agent(live_server, agent_with_key.raw_key)
+    solved = agent.solve(one.challenges.get().handle, f.GOLD_PATCH, "one")
     case = svc.case_open(level=L.SYSTEMIC, source="staff", title="Pattern across templates", reason="three L3s",
                          by=people["lead"])
     assert set(Bout.objects.values_list("state", flat=True)) == {"halted"}
+    # The halt stops the bouts, not the scores: the solve made before it stays provisional.
+    assert agent.board_states(one) == {one.challenges.get().handle: "provisional"}
     status, _, body = agent.start(one.challenges.get().handle)
     assert (status, body["code"]) == (409, "bout_not_active")
     record_all(case, people["lead"])
@@ -230,6 +233,9 @@ def test_l4_halts_every_bout_and_resumes_only_with_two_leads(live_server, q_clus
     svc.case_systemic_resume(case=case, by=people["second_lead"], reason="remediated")
     assert set(Bout.objects.values_list("state", flat=True)) == {"active"}
     assert agent.start(two.challenges.get().handle)[0] == 201
+    assert agent.board_states(one) == {one.challenges.get().handle: "provisional"}
+    score = Score.objects.get(submission__handle=solved["id"])
+    assert [(e.from_state, e.to_state) for e in score.events.all()] == [("", "provisional")]
     assert case_verbs(case) == ["case.opened", *["case.checklist_recorded"] * 8, "case.approved", "case.approved",
                                 "case.resolved"]
     for bout in (one, two):

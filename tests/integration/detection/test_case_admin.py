@@ -67,6 +67,19 @@ def test_the_page_answers_whether_the_template_was_flagged_before(world, analyst
     assert earlier.reference in history and "L3 Quarantine" in history
     first = logged_in(analyst).get(f"/admin/detection/contaminationcase/{earlier.pk}/change/").content.decode()
     assert "this template has not been flagged before" in first
+    assert 'id="case-template-watch"' not in page
+
+
+def test_the_page_says_when_the_template_is_under_raised_monitoring(world, analyst):
+    review = open_l2(world)
+    for item in review.checklist.all():
+        svc.case_checklist_record(case=review, key=item.key, state="done", finding="unclear", by=analyst)
+    svc.case_review_decide(case=review, outcome="inconclusive", by=analyst, reason="cannot tell")
+    later = svc.case_open(level=L.FLAG, source="staff", title="Again", reason="again", instance=world.instance,
+                          by=analyst)
+    page = logged_in(analyst).get(f"/admin/detection/contaminationcase/{later.pk}/change/").content.decode()
+    watch = page[page.index('id="case-template-watch"'):]
+    assert review.reference in watch[:400] and "open at L2 Investigate at least" in watch[:400]
 
 
 def test_a_refused_step_says_why_and_changes_nothing(world, analyst, viewer):

@@ -159,6 +159,40 @@ def test_l2_inconclusive_keeps_scores_provisional_and_raises_monitoring(world, a
     assert watch.ends_at - watch.starts_at == timedelta(days=30)
 
 
+def test_raised_monitoring_turns_a_flag_on_the_watched_template_into_an_investigation(world, analyst):
+    review = open_from_signal(world, L.INVESTIGATE)
+    record_all(review, analyst)
+    svc.case_review_decide(case=review, outcome="inconclusive", by=analyst, reason="cannot tell")
+    # A finding in the L1 band on the watched template opens an L2, and says why.
+    (watched,) = svc.case_open_from_signals(signals=[_signal(world.flagged, "solve_time", 1.0)], composite=0.3,
+                                            reason="composite 0.3", actor_label="real-time detection")
+    assert (watched.level, watched.state) == (L.INVESTIGATE, "open")
+    assert watched.pk != review.pk and watched.deadline_at == watched.opened_at + timedelta(hours=24)
+    opened = watched.timeline.get(kind="opened")
+    assert f"raised monitoring after {review.reference}" in opened.message
+    assert "L1 Flag raised to L2 Investigate" in opened.message
+    assert world.states()["suspect"] == "provisional"
+    assert list(watched.held_scores.values_list("score_id", flat=True)) == [world.suspect_score.pk]
+    assert case_verbs(watched) == ["case.opened"]
+    record_all(watched, analyst)
+    svc.case_review_decide(case=watched, outcome="false_positive", by=analyst, reason="clean",
+                           threshold_suggestion="n/a")
+    # Staff can set the floor back to 1: the same finding is a flag again.
+    config_set(key="cases.watch_min_level", value=1, by=None, reason="monitoring without raised levels")
+    (flag,) = svc.case_open_from_signals(signals=[_signal(world.flagged, "skips_debugging", 1.0)], composite=0.3,
+                                         reason="composite 0.3")
+    assert flag.level == L.FLAG
+    svc.case_flag_close(case=flag, by=analyst, reason="noted")
+    # Once the watch ends, the floor no longer applies.
+    config_set(key="cases.watch_min_level", value=2, by=None, reason="back to the default")
+    TemplateWatch.objects.update(ends_at=timezone.now() - timedelta(seconds=1))
+    (later,) = svc.case_open_from_signals(signals=[_signal(world.flagged, "canonical_match", 1.0)], composite=0.3,
+                                          reason="composite 0.3")
+    assert later.level == L.FLAG and "raised monitoring" not in later.timeline.get(kind="opened").message
+    with pytest.raises(ValidationFailed):
+        config_set(key="cases.watch_min_level", value=4, by=None, reason="out of range")
+
+
 def test_l2_confirmed_escalates_to_l3(world, analyst):
     case = open_from_signal(world, L.INVESTIGATE)
     record_all(case, analyst)
@@ -397,6 +431,22 @@ def test_an_overdue_l3_is_reassigned_to_an_integrity_lead(world, analyst, lead):
     assert case_verbs(case) == ["case.opened", "case.overdue", "case.assigned"]
     assert svc.cases_enforce_deadlines(now=late + timedelta(hours=5)) == {
         "notified": 0, "escalated": 0, "reassigned": 0, "thresholds_reverted": 0}
+
+
+def test_an_overdue_l3_already_with_the_only_lead_is_still_recorded_and_notified(
+        world, lead, django_capture_on_commit_callbacks):
+    case = open_from_signal(world, L.QUARANTINE, composite=0.9, assignee=lead)
+    late = case.deadline_at + timedelta(minutes=1)
+    svc.cases_enforce_deadlines(now=late)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert svc.cases_enforce_deadlines(now=late + timedelta(hours=1))["reassigned"] == 0
+    case.refresh_from_db()
+    assert case.assignee == lead and case.overdue_step == 2
+    assert case_verbs(case) == ["case.opened", "case.overdue", "case.overdue"]
+    still = AuditEvent.objects.filter(verb="case.overdue", target_id=str(case.pk)).order_by("pk").last()
+    assert (still.actor_label, still.after, still.reason) == (
+        "scheduler", {"step": 2}, "still overdue; no other Integrity Lead to reassign to")
+    assert mail.outbox[-1].subject.endswith("Still overdue") and mail.outbox[-1].to == ["lena@staff.example"]
 
 
 def test_reassign_policy_applies_to_l2_too(world, analyst, lead):
