@@ -1,7 +1,8 @@
 """``manage.py check --deploy``: would the evaluation worker run code under test safely here?
 
 The checks look at this host as a worker started with the same environment would: the user the
-sandbox would run as, the memory cgroup, bubblewrap and user namespaces, the unsafe switch.
+sandbox would run as, whether the worker itself is root, the memory cgroup, bubblewrap and user
+namespaces, the unsafe switch.
 They warn; the sandbox itself refuses to evaluate when isolation is missing (see
 ``challenges.sandbox.core.check_available``).
 """
@@ -39,7 +40,17 @@ def sandbox_isolation_check(app_configs=None, **kwargs) -> list[checks.CheckMess
             f"The evaluation worker would run the code under test as host root: {problem}",
             hint=f"Create the sandbox user ({CREATE_USER_HINT}) or set {USER_SETTING}, keep the unsafe mode off; "
                  f"{SECURITY_DOC}.", id="gauntlet.sandbox.W001"))
-    elif problem:
+    elif root:
+        # The code under test does not run as root here, but everything before it does: copying the
+        # workspace, git parsing and applying the agent's patch, writing the hidden tests, and the
+        # workspace cache's read-only modes do not bind root.
+        messages.append(checks.Warning(
+            "The evaluation worker runs as host root: the code under test drops to "
+            f"'{layout.run_as.name}', but tree preparation (git parsing and applying each agent's patch) "
+            "runs as root, and root ignores the workspace cache's read-only modes.",
+            hint="Run the worker as an unprivileged service user with a delegated cgroup (systemd User= and "
+                 f"Delegate=); {SECURITY_DOC}.", id="gauntlet.sandbox.W005"))
+    if problem and not as_root:
         outcome = "runs code under test without full isolation" if unsafe else "refuses every evaluation"
         messages.append(checks.Warning(
             f"The evaluation sandbox is unavailable, so the worker {outcome}: {problem}",

@@ -41,19 +41,24 @@ print(json.dumps(out))
 """
 
 
-def _worker(user: HostUser, env: dict[str, str], join: str | None = None) -> dict:
-    """Run WORKER as ``user``; ``join``: a cgroup.procs the worker starts in (v2 delegation)."""
+def _as_worker(user: HostUser, args: list[str], env: dict[str, str], join: str | None = None
+               ) -> subprocess.CompletedProcess:
+    """Run Python with ``args`` as ``user``; ``join``: a cgroup.procs the worker starts in (v2 delegation)."""
     python = default_layout().host_python()
     packages = ":".join(p for p in site.getsitepackages() if Path(p).is_dir())
     for path in (python, str(REPOSITORY), *packages.split(":")):
         blocked = unreadable_by(path, user)
         assert blocked is None, f"{user.name} cannot read {path} ({blocked}): put the checkout somewhere readable"
     start = ["sh", "-c", 'echo $$ > "$0" && exec "$@"', join] if join else []
-    done = subprocess.run(
-        [*start, "setpriv", f"--reuid={user.uid}", f"--regid={user.gid}", "--clear-groups", "--", python, "-c",
-         WORKER],
+    return subprocess.run(
+        [*start, "setpriv", f"--reuid={user.uid}", f"--regid={user.gid}", "--clear-groups", "--", python, *args],
         capture_output=True, text=True, cwd="/", timeout=120,
         env={"PATH": "/usr/bin:/bin", "PYTHONPATH": f"{REPOSITORY}:{packages}", **env})
+
+
+def _worker(user: HostUser, env: dict[str, str], join: str | None = None) -> dict:
+    """Run WORKER as ``user``."""
+    done = _as_worker(user, ["-c", WORKER], env, join)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.splitlines()[-1])
 
@@ -135,3 +140,29 @@ def test_an_unprivileged_worker_without_delegation_is_refused(worker_user):
     out = _worker(worker_user, {})
     assert out["reason"].startswith("the memory cap cannot be enforced")
     assert "Permission denied" in out["reason"]
+
+
+# The deployment check as the worker process sees it. (Not through manage.py: the platform's own
+# interpreter may be unreadable to this user, and the system one lacks what the broker client needs
+# on older patch releases; the check reads only the host and one setting.)
+DEPLOY_CHECK = r"""
+import json
+from django.conf import settings
+settings.configure(GAUNTLET_SANDBOX_ALLOW_UNSAFE=False)
+from challenges.checks import sandbox_isolation_check
+print(json.dumps(sorted(message.id for message in sandbox_isolation_check())))
+"""
+
+
+@pytest.mark.slow
+def test_deploy_check_is_quiet_for_an_unprivileged_worker_with_a_delegated_cgroup(worker_user, delegated):
+    """The root-worker warning (W005) and every other one are absent for the recommended set-up."""
+    if os.geteuid() != 0:
+        from challenges.checks import sandbox_isolation_check
+
+        assert "gauntlet.sandbox.W005" not in {message.id for message in sandbox_isolation_check()}
+        return
+    env, join = delegated
+    done = _as_worker(worker_user, ["-c", DEPLOY_CHECK], env, join)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.splitlines()[-1]) == []
